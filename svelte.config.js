@@ -15,6 +15,25 @@ const config = {
 			hooks: { server: 'app/hooks.server', client: 'app/hooks.client', universal: 'app/hooks' },
 			serviceWorker: 'app/service-worker',
 			params: 'app/params'
+		},
+		typescript: {
+			// The generated tsconfig only covers app/; type-check every layer and the tooling too, so
+			// `npm run check` and `tsc -p tsconfig.json` see hooks/, sandbox/, bin/ and the configs.
+			config(tsconfig) {
+				tsconfig.include.push(
+					'../hooks/**/*.ts',
+					'../sandbox/**/*.ts',
+					'../bin/**/*.ts',
+					'../bin/**/*.js',
+					'../bench/**/*.ts',
+					'../e2e/**/*.ts',
+					'../vite-plugins/**/*.ts',
+					'../playwright.config.ts',
+					'../svelte.config.js',
+					'../eslint.config.js',
+					'../server.js'
+				);
+			}
 		}
 	}
 };

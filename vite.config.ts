@@ -1,11 +1,13 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
+import { crossOriginIsolation } from './vite-plugins/cross-origin-isolation.js';
 
 export default defineConfig({
-	plugins: [sveltekit()],
+	// Cross-origin isolation first: its middleware must run before SvelteKit's.
+	plugins: [crossOriginIsolation(), sveltekit()],
 	test: {
 		environment: 'node',
-		include: ['{hooks,sandbox,bin,app,bench}/**/*.test.ts'],
+		include: ['{hooks,sandbox,bin,app,bench,vite-plugins}/**/*.test.ts'],
 		testTimeout: 30_000
 	}
 });

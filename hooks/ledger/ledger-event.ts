@@ -21,7 +21,14 @@ export type LedgerEventBody =
 			message?: string;
 			intent_id?: string | null;
 	  })
-	| (EventBase & { type: 'approval-request'; tool: string; tool_call_id: string; hooks: string[]; reasons: string[]; intent_id?: string | null })
+	| (EventBase & {
+			type: 'approval-request';
+			tool: string;
+			tool_call_id: string;
+			hooks: string[];
+			reasons: string[];
+			intent_id?: string | null;
+	  })
 	| (EventBase & {
 			type: 'approval-response';
 			tool: string;
@@ -31,14 +38,41 @@ export type LedgerEventBody =
 			by: 'human' | 'policy' | 'remembered';
 			intent_id?: string | null;
 	  })
-	| (EventBase & { type: 'tool-call-finish'; tool: string; tool_call_id: string; ok: boolean; code?: ToolErrorCode; intent_id?: string | null })
+	| (EventBase & {
+			type: 'tool-call-finish';
+			tool: string;
+			tool_call_id: string;
+			ok: boolean;
+			code?: ToolErrorCode;
+			intent_id?: string | null;
+	  })
 	| (EventBase & { type: 'mutation-record'; trace: AgentTraceRecord })
-	| (EventBase & { type: 'change-revert'; tool: string; tool_call_id: string; path: string; code: ToolErrorCode })
+	| (EventBase & {
+			type: 'change-revert';
+			tool: string;
+			tool_call_id: string;
+			path: string;
+			code: ToolErrorCode;
+	  })
 	| (EventBase & { type: 'intent-select'; intent_id: string; tool_call_id: string | null })
 	| (EventBase & { type: 'intent-status-change'; intent_id: string; from: string; to: string })
 	| (EventBase & { type: 'scope-expand'; intent_id: string; paths: string[]; reason: string })
-	| (EventBase & { type: 'lesson-record'; intent_id: string | null; lesson: string; category: string; source: 'agent' | 'command-failure' })
-	| (EventBase & { type: 'hook-error'; hook: string; tool: string; tool_call_id: string; message: string });
+	| (EventBase & {
+			type: 'lesson-record';
+			intent_id: string | null;
+			lesson: string;
+			category: string;
+			source: 'agent' | 'command-failure';
+	  })
+	| (EventBase & {
+			type: 'hook-error';
+			hook: string;
+			tool: string;
+			tool_call_id: string;
+			message: string;
+	  })
+	/** The starting workspace: every file's `sha256:` hash, so verify can tell recorded from unrecorded changes. */
+	| (EventBase & { type: 'workspace-snapshot'; files: Record<string, string> });
 
 export type LedgerEventType = LedgerEventBody['type'];
 

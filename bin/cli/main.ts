@@ -1,0 +1,60 @@
+import { replayCommand } from './replay-command.js';
+import { reportCommand } from './report-command.js';
+import { UsageError } from './usage-error.js';
+import { validateCommand } from './validate-command.js';
+import { verifyCommand } from './verify-command.js';
+
+export const usage = `threadline — replay, verify and report on governed agent sessions
+
+Usage:
+  threadline replay <script.yaml|json> --workspace <dir> [--approve all|none] [--policy always|destructive|never]
+      Run a scripted agent session through the real hook pipeline and the local sandbox;
+      writes <dir>/.orchestration/. Prints one JSON line per tool call. Exit 0 when the script ran.
+  threadline verify <dir|zip> [--json]
+      Check the ledger's hash chains, the Agent Trace records and the files' content hashes.
+      Exit 0 when everything holds, 1 naming the first failing record.
+  threadline report <dir|zip> [--format md|csv|json]
+      Per intent: files, lines, refactor vs evolution, blocked calls, approvals, lessons.
+      A folder of several exports gives one CSV row each.
+  threadline validate <active_intents.yaml>
+      Exit 0, or the errors as file:line:column message (exit 1).
+
+Exit codes: 0 ok, 1 check failed, 2 bad arguments or unreadable input.`;
+
+type Output = { out: (text: string) => void; err: (text: string) => void };
+
+const defaultOutput: Output = {
+	out: (text) => process.stdout.write(`${text}\n`),
+	err: (text) => process.stderr.write(`${text}\n`)
+};
+
+export async function main(argv: string[], output: Output = defaultOutput): Promise<number> {
+	const [command, ...rest] = argv;
+	try {
+		switch (command) {
+			case 'replay':
+				return await replayCommand(rest, output);
+			case 'verify':
+				return await verifyCommand(rest, output);
+			case 'report':
+				return await reportCommand(rest, output);
+			case 'validate':
+				return await validateCommand(rest, output);
+			case undefined:
+			case '-h':
+			case '--help':
+			case 'help':
+				output.out(usage);
+				return command === undefined ? 2 : 0;
+			default:
+				throw new UsageError(`unknown command "${command}"`);
+		}
+	} catch (error) {
+		if (error instanceof UsageError) {
+			output.err(`threadline: ${error.message}`);
+			output.err('Run `threadline --help` for usage.');
+			return 2;
+		}
+		throw error;
+	}
+}

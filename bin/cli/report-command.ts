@@ -1,0 +1,89 @@
+import { basename } from 'node:path';
+import { parseIntents } from '../../hooks/intents/parse-intents.js';
+import type { LedgerEvent } from '../../hooks/ledger/ledger-event.js';
+import { verifyLedger } from '../../hooks/ledger/verify.js';
+import { buildReport } from '../../hooks/report/build-report.js';
+import {
+	csvHeader,
+	renderReportMarkdown,
+	reportCsvRows,
+	reportSummaryCsvRow
+} from '../../hooks/report/render-report.js';
+import { findExports, loadExport, type LoadedExport } from './read-export-source.js';
+import { parseArguments } from './parse-arguments.js';
+import { UsageError } from './usage-error.js';
+
+const formats = ['md', 'csv', 'json'] as const;
+
+export async function reportCommand(
+	argv: string[],
+	output: { out(text: string): void; err(text: string): void }
+): Promise<number> {
+	const { positional, values } = parseArguments(argv, { values: ['format'] });
+	if (positional.length !== 1)
+		throw new UsageError(
+			'report takes one export or a folder of exports: threadline report <dir|zip> [--format md|csv|json]'
+		);
+	const format = values.get('format') ?? 'md';
+	if (!(formats as readonly string[]).includes(format))
+		throw new UsageError(`--format must be one of ${formats.join(', ')}`);
+	const source = positional[0] as string;
+
+	const batch = await findExports(source);
+	if (batch) {
+		if (format === 'md')
+			throw new UsageError('a folder of several exports is reported as --format csv or json');
+		const rows: string[] = [];
+		const reports: unknown[] = [];
+		for (const exportPath of batch) {
+			try {
+				const { report, verified } = await reportOf(await loadExport(exportPath));
+				rows.push(reportSummaryCsvRow(report, basename(exportPath), verified));
+				reports.push({ export: basename(exportPath), verified, report });
+			} catch (error) {
+				// One broken submission must not stop a batch: say which, and go on.
+				output.err(`${exportPath}: ${(error as Error).message}`);
+				reports.push({ export: basename(exportPath), error: (error as Error).message });
+			}
+		}
+		output.out(
+			format === 'csv' ? [csvHeader(), ...rows].join('\n') : JSON.stringify(reports, null, 2)
+		);
+		return 0;
+	}
+
+	const { report, verified } = await reportOf(await loadExport(source));
+	if (format === 'json') output.out(JSON.stringify({ verified, ...report }, null, 2));
+	else if (format === 'csv')
+		output.out([csvHeader(), ...reportCsvRows(report, basename(source), verified)].join('\n'));
+	else
+		output.out(
+			renderReportMarkdown(
+				report,
+				`Threadline report — ${basename(source)}${verified ? '' : ' (verification FAILED)'}`
+			)
+		);
+	return 0;
+}
+
+async function reportOf(loaded: LoadedExport) {
+	const events = loaded.auditJsonl
+		.split('\n')
+		.filter((line) => line.trim())
+		.map((line, index) => {
+			try {
+				return JSON.parse(line) as LedgerEvent;
+			} catch {
+				throw new UsageError(`audit.jsonl line ${index + 1} is not JSON`);
+			}
+		});
+	const intentsYaml = loaded.orchestration.get('active_intents.yaml');
+	const parsed = intentsYaml ? parseIntents(intentsYaml) : null;
+	const intents = parsed?.ok ? parsed.document.intents : [];
+	const verification = await verifyLedger({
+		auditJsonl: loaded.auditJsonl,
+		traceJsonl: loaded.traceJsonl,
+		files: loaded.files
+	});
+	return { report: buildReport(events, intents), verified: verification.ok };
+}

@@ -1,0 +1,57 @@
+import { verifyLedger } from '../../hooks/ledger/verify.js';
+import { loadExport } from './read-export-source.js';
+import { parseArguments } from './parse-arguments.js';
+import { UsageError } from './usage-error.js';
+
+export async function verifyCommand(
+	argv: string[],
+	output: { out(text: string): void; err(text: string): void }
+): Promise<number> {
+	const { positional, flags } = parseArguments(argv, { flags: ['json'] });
+	if (positional.length !== 1)
+		throw new UsageError('verify takes one export: threadline verify <dir|zip> [--json]');
+	const source = positional[0] as string;
+	const loaded = await loadExport(source);
+	const report = await verifyLedger({
+		auditJsonl: loaded.auditJsonl,
+		traceJsonl: loaded.traceJsonl,
+		files: loaded.files
+	});
+	if (flags.has('json')) {
+		output.out(JSON.stringify(report, null, 2));
+		return report.ok ? 0 : 1;
+	}
+	const audit = report.audit;
+	const trace = report.trace;
+	output.out(`${source}`);
+	output.out(
+		`  audit chain:   ${audit.intact ? 'intact' : `BROKEN at seq ${audit.firstBrokenSeq}: ${audit.problem}`} (${audit.events} events)`
+	);
+	output.out(
+		`  trace chain:   ${trace.intact ? 'intact' : `BROKEN at seq ${trace.firstBrokenSeq}: ${trace.problem}`} (${trace.records} records)`
+	);
+	output.out(
+		`  trace records: ${trace.invalid.length === 0 ? 'all valid Agent Trace 0.1.0' : `${trace.invalid.length} invalid`}`
+	);
+	for (const invalid of trace.invalid.slice(0, 5))
+		output.out(`    line ${invalid.line}: ${invalid.errors.join('; ')}`);
+	const files = report.files;
+	output.out(
+		`  files:         ${files.checked} checked; ${files.contentMismatches.length} changed since their record, ${files.unattributed.length} unattributed, ${files.missing.length} missing, ${files.rangeMismatches.length} range hash mismatches`
+	);
+	for (const path of files.contentMismatches.slice(0, 10))
+		output.out(`    changed with no record: ${path}`);
+	for (const path of files.unattributed.slice(0, 10)) output.out(`    unattributed: ${path}`);
+	for (const path of files.missing.slice(0, 10)) output.out(`    missing: ${path}`);
+	if (report.classMismatches.length) {
+		output.out(
+			`  note: ${report.classMismatches.length} record(s) declared a different mutation class than computed`
+		);
+	}
+	if (report.ok) {
+		output.out('OK: chain, schema and content hashes hold');
+		return 0;
+	}
+	output.err(`FAILED: ${report.firstFailure ?? 'see above'}`);
+	return 1;
+}

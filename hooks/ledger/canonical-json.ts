@@ -1,0 +1,188 @@
+/**
+ * Canonical JSON: the one text a value hashes to, so the ledger's hashes can be recomputed by
+ * anyone who parses the export. Keys are sorted by UTF-16 code units at every depth, there is no
+ * whitespace, and `undefined` object members are dropped (as `JSON.stringify` does), so a value and
+ * its JSON round trip always give the same text.
+ */
+export function canonicalJson(value: unknown): string {
+	if (value === undefined) {
+		throw new Error('canonicalJson: undefined has no JSON form');
+	}
+	// The path to the current value is kept as a stack of keys and only joined into text when
+	// something fails: verify canonicalises every line of large ledgers, so the happy path must
+	// not build strings it never uses.
+	const keys: (string | number)[] = [];
+	const ancestors: object[] = [];
+	try {
+		return write(value, keys, ancestors);
+	} catch (error) {
+		if (error instanceof CanonicalJsonProblem) {
+			throw new Error(`canonicalJson: ${error.message.replace('{path}', formatPath(keys))}`, {
+				cause: error
+			});
+		}
+		throw error;
+	}
+}
+
+/**
+ * The canonical text of `value` both whole and without the member at `omitPath` (e.g. `['hash']`
+ * or `['metadata', 'dev.threadline', 'hash']`), in one pass: verify needs the first to check a
+ * line's form and the second to recompute its hash. When the path does not exist, both are equal.
+ */
+export function canonicalJsonPair(
+	value: unknown,
+	omitPath: readonly string[]
+): { full: string; without: string } {
+	if (value === undefined) {
+		throw new Error('canonicalJson: undefined has no JSON form');
+	}
+	const keys: (string | number)[] = [];
+	const ancestors: object[] = [];
+	try {
+		return writePair(value, omitPath, 0, keys, ancestors);
+	} catch (error) {
+		if (error instanceof CanonicalJsonProblem) {
+			throw new Error(`canonicalJson: ${error.message.replace('{path}', formatPath(keys))}`, {
+				cause: error
+			});
+		}
+		throw error;
+	}
+}
+
+function writePair(
+	value: unknown,
+	omitPath: readonly string[],
+	depth: number,
+	keys: (string | number)[],
+	ancestors: object[]
+): { full: string; without: string } {
+	const target = omitPath[depth];
+	if (
+		target === undefined ||
+		typeof value !== 'object' ||
+		value === null ||
+		Array.isArray(value) ||
+		(Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null)
+	) {
+		const text = write(value, keys, ancestors);
+		return { full: text, without: text };
+	}
+	ancestors.push(value);
+	const record = value as Record<string, unknown>;
+	let full = '{';
+	let without = '{';
+	for (const name of Object.keys(record).sort()) {
+		const member = record[name];
+		if (member === undefined) continue;
+		keys.push(name);
+		const prefix = quoteKey(name) + ':';
+		if (name !== target) {
+			const text = prefix + write(member, keys, ancestors);
+			full += (full.length > 1 ? ',' : '') + text;
+			without += (without.length > 1 ? ',' : '') + text;
+		} else if (depth === omitPath.length - 1) {
+			full += (full.length > 1 ? ',' : '') + prefix + write(member, keys, ancestors);
+		} else {
+			const inner = writePair(member, omitPath, depth + 1, keys, ancestors);
+			full += (full.length > 1 ? ',' : '') + prefix + inner.full;
+			without += (without.length > 1 ? ',' : '') + prefix + inner.without;
+		}
+		keys.pop();
+	}
+	ancestors.pop();
+	return { full: full + '}', without: without + '}' };
+}
+
+/** Internal: carries a message whose `{path}` is filled in from the key stack at the throw. */
+class CanonicalJsonProblem extends Error {}
+
+/** Quoted keys, remembered because ledgers repeat the same few dozen keys on every line. */
+const quotedKeys = new Map<string, string>();
+const quotedKeyLimit = 10_000;
+
+function quoteKey(key: string): string {
+	let quoted = quotedKeys.get(key);
+	if (quoted === undefined) {
+		quoted = JSON.stringify(key);
+		if (quotedKeys.size < quotedKeyLimit) quotedKeys.set(key, quoted);
+	}
+	return quoted;
+}
+
+function write(value: unknown, keys: (string | number)[], ancestors: object[]): string {
+	if (value === null) return 'null';
+	switch (typeof value) {
+		case 'string':
+			return JSON.stringify(value);
+		case 'boolean':
+			return value ? 'true' : 'false';
+		case 'number':
+			if (!Number.isFinite(value)) {
+				throw new CanonicalJsonProblem(`${String(value)} at {path} has no JSON form`);
+			}
+			return JSON.stringify(value);
+		case 'object':
+			return writeObject(value, keys, ancestors);
+		default:
+			throw new CanonicalJsonProblem(`a ${typeof value} at {path} has no JSON form`);
+	}
+}
+
+function writeObject(value: object, keys: (string | number)[], ancestors: object[]): string {
+	// Depth is small in practice, so a linear scan beats a Set's bookkeeping.
+	if (ancestors.includes(value)) {
+		throw new CanonicalJsonProblem('circular reference at {path}');
+	}
+	if (Array.isArray(value)) {
+		ancestors.push(value);
+		let text = '[';
+		for (let position = 0; position < value.length; position++) {
+			if (position > 0) text += ',';
+			const element: unknown = value[position];
+			// JSON.stringify writes holes and undefined elements as null; so must we, or a value and
+			// its round trip would hash differently.
+			if (element === undefined) {
+				text += 'null';
+				continue;
+			}
+			keys.push(position);
+			text += write(element, keys, ancestors);
+			keys.pop();
+		}
+		ancestors.pop();
+		return text + ']';
+	}
+	const prototype: unknown = Object.getPrototypeOf(value);
+	if (prototype !== Object.prototype && prototype !== null) {
+		const toJson = (value as { toJSON?: unknown }).toJSON;
+		if (typeof toJson === 'function') {
+			// Dates and similar: hash what JSON.stringify would have written.
+			return write(toJson.call(value), keys, ancestors);
+		}
+		// Maps, Sets, typed arrays… would silently become `{}`: refuse rather than hash a lie.
+		const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+		throw new CanonicalJsonProblem(`a ${name} at {path} is not plain JSON data`);
+	}
+	ancestors.push(value);
+	const record = value as Record<string, unknown>;
+	const names = Object.keys(record).sort();
+	let text = '{';
+	for (const name of names) {
+		const member = record[name];
+		if (member === undefined) continue;
+		if (text.length > 1) text += ',';
+		keys.push(name);
+		text += quoteKey(name) + ':' + write(member, keys, ancestors);
+		keys.pop();
+	}
+	ancestors.pop();
+	return text + '}';
+}
+
+function formatPath(keys: readonly (string | number)[]): string {
+	let text = '(root)';
+	for (const key of keys) text += typeof key === 'number' ? `[${key}]` : `.${key}`;
+	return text;
+}

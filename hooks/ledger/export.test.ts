@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from './canonical-json.js';
+import { exportOrchestration } from './export.js';
+import { buildMixedLedger } from './ledger-test-fixtures.js';
+import { renderIntentMap } from './intent-map.js';
+import type { Intent } from '../intents/intent.js';
+
+const intents: Intent[] = [
+	{
+		id: 'INT-001',
+		name: 'JWT Authentication Migration',
+		status: 'IN_PROGRESS',
+		owned_scope: ['src/auth/**'],
+		constraints: [],
+		acceptance_criteria: [],
+		parallel: false,
+		extra: {}
+	}
+];
+
+describe('exportOrchestration', () => {
+	it('writes the five files', async () => {
+		const { events } = await buildMixedLedger();
+		const files = exportOrchestration({
+			events,
+			activeIntentsYaml: 'yaml\n',
+			agentMd: '# A\n',
+			intents
+		});
+		expect([...files.keys()]).toEqual([
+			'agent_trace.jsonl',
+			'audit.jsonl',
+			'intent_map.md',
+			'AGENT.md',
+			'active_intents.yaml'
+		]);
+		expect(files.get('active_intents.yaml')).toBe('yaml\n');
+		expect(files.get('AGENT.md')).toBe('# A\n');
+		expect(files.get('intent_map.md')).toBe(renderIntentMap(events, intents));
+	});
+
+	it('writes every event as one canonical line with a trailing newline', async () => {
+		const { events } = await buildMixedLedger();
+		const audit = exportOrchestration({ events, activeIntentsYaml: '', agentMd: '', intents }).get(
+			'audit.jsonl'
+		) as string;
+		expect(audit.endsWith('\n')).toBe(true);
+		const lines = audit.slice(0, -1).split('\n');
+		expect(lines).toHaveLength(events.length);
+		lines.forEach((line, position) => expect(line).toBe(canonicalJson(events[position])));
+	});
+
+	it("writes only the mutation records' traces, in order, to agent_trace.jsonl", async () => {
+		const { events } = await buildMixedLedger();
+		const trace = exportOrchestration({ events, activeIntentsYaml: '', agentMd: '', intents }).get(
+			'agent_trace.jsonl'
+		) as string;
+		const records = trace
+			.trimEnd()
+			.split('\n')
+			.map((line) => JSON.parse(line));
+		expect(records.map((record) => record.metadata['dev.threadline'].seq)).toEqual([1, 2, 3, 4, 5]);
+		const mutations = events.filter((event) => event.type === 'mutation-record');
+		expect(records).toEqual(
+			mutations.map((event) => event.type === 'mutation-record' && event.trace)
+		);
+	});
+
+	it('writes empty jsonl files for an empty ledger', () => {
+		const files = exportOrchestration({
+			events: [],
+			activeIntentsYaml: '',
+			agentMd: '',
+			intents: []
+		});
+		expect(files.get('audit.jsonl')).toBe('');
+		expect(files.get('agent_trace.jsonl')).toBe('');
+	});
+});

@@ -1,0 +1,550 @@
+import { toolError, type ToolError } from '../errors/tool-error.js';
+import { contentHash } from '../hashing/sha256.js';
+import { encodeText } from '../hashing/text-encoding.js';
+import type { MutationClass } from '../ledger/agent-trace-record.js';
+import type { LedgerEvent, LedgerEventDraft } from '../ledger/ledger-event.js';
+import { normalizeWorkspacePath } from '../paths/normalize-path.js';
+import { executors } from '../tools/executors/executors.js';
+import type { ExecutionContext } from '../tools/executors/execution-context.js';
+import type {
+	CommandRunner,
+	FileChange,
+	SandboxCapabilities,
+	SandboxFileSystem
+} from '../tools/sandbox-ports.js';
+import { isKnownTool, riskOf, toolInputSchemas } from '../tools/tool-catalog.js';
+import type { AgentSession } from './agent-session.js';
+import { buildTraceRecord, type TraceAuthor } from './build-trace-record.js';
+import { CachedFileHashes } from './cached-file-hashes.js';
+import type { ApprovalRequest } from './decision.js';
+import type { GovernanceState } from './governance-state.js';
+import { HookRegistry } from './hook-registry.js';
+import type { FileHashLookup, PreHookContext, ValidatedCall } from './hook-types.js';
+import { Mutex } from './mutex.js';
+import type {
+	ApprovalAnswer,
+	ApprovalPort,
+	ApprovalPrompt,
+	Clock,
+	IdSource,
+	LedgerPort,
+	Scheduler
+} from './ports.js';
+import { resolveTargets } from './resolve-targets.js';
+import { runPreHooks } from './run-pre-hooks.js';
+import { summarizeInput } from './summarize-input.js';
+import type { ToolCall } from './tool-call.js';
+import type { ToolOutcome } from './tool-outcome.js';
+
+export interface ToolPipelineOptions {
+	state: GovernanceState;
+	fs: SandboxFileSystem;
+	runner: CommandRunner;
+	capabilities: SandboxCapabilities;
+	ledger: LedgerPort;
+	approvals: ApprovalPort;
+	clock: Clock;
+	scheduler: Scheduler;
+	ids: IdSource;
+	toolVersion: string;
+	registry: HookRegistry;
+	files?: FileHashLookup & { invalidate?(path: string): void };
+	/**
+	 * Writes planned file changes and appends their ledger events as one unit. The default writes
+	 * then appends; the browser passes one IndexedDB transaction so files and ledger always agree.
+	 */
+	commit?: (writes: FileChange[], drafts: LedgerEventDraft[]) => Promise<LedgerEvent[]>;
+}
+
+/** Tools whose executor only plans file changes; the pipeline commits them with their records. */
+const plannedWriteTools = new Set(['write_to_file', 'apply_diff', 'delete_file']);
+
+/**
+ * One tool call end to end: validate → pre-hooks (deny > ask > allow, fail closed) → approval →
+ * execute in the sandbox → trace records committed with the change → post-hooks → result.
+ * Blocked calls are results (ToolError values), never exceptions.
+ */
+export class ToolPipeline {
+	readonly registry: HookRegistry;
+	readonly state: GovernanceState;
+	private readonly files: FileHashLookup & { invalidate?(path: string): void };
+	private readonly mutex = new Mutex();
+
+	constructor(private readonly options: ToolPipelineOptions) {
+		this.registry = options.registry;
+		this.state = options.state;
+		this.files = options.files ?? new CachedFileHashes(options.fs);
+	}
+
+	/** Records the starting workspace so verify can tell recorded changes from unrecorded ones. */
+	async recordWorkspaceSnapshot(paths: string[], sessionId = 'workspace'): Promise<void> {
+		const hashes: Record<string, string> = {};
+		for (const path of [...paths].sort()) {
+			const hash = await this.files.hashOf(path);
+			if (hash !== null) hashes[path] = hash;
+		}
+		const release = await this.mutex.lock();
+		try {
+			await this.options.ledger.append([
+				{ type: 'workspace-snapshot', session_id: sessionId, files: hashes }
+			]);
+		} finally {
+			release();
+		}
+	}
+
+	async run(call: ToolCall, runOptions: { signal?: AbortSignal } = {}): Promise<ToolOutcome> {
+		const session = this.state.session(call.sessionId);
+		const startDraft: LedgerEventDraft = {
+			type: 'tool-call-start',
+			session_id: session.id,
+			tool: call.tool,
+			tool_call_id: call.toolCallId,
+			input: summarizeInput(call.input)
+		};
+
+		const validated = this.validate(call);
+		if ('error' in validated) {
+			await this.append([
+				startDraft,
+				this.decisionDraft(call, session, 'deny', ['invalid-input'], validated.error),
+				this.finishDraft(call, session, { ok: false, error: validated.error, changes: [] })
+			]);
+			return { ok: false, error: validated.error, changes: [] };
+		}
+		const { validatedCall, targets, command, requestedScope } = validated;
+		if (requestedScope) validatedCall.input.paths = requestedScope;
+
+		let release = await this.mutex.lock();
+		try {
+			const context: PreHookContext = {
+				call: validatedCall,
+				session,
+				state: this.state,
+				risk: riskOf(call.tool),
+				targets,
+				command,
+				files: this.files
+			};
+			const verdict = await runPreHooks(
+				this.registry.preHooksFor(call.tool, targets),
+				context,
+				this.options.scheduler
+			);
+			const drafts: LedgerEventDraft[] = [startDraft];
+			for (const failure of verdict.failures) {
+				drafts.push({
+					type: 'hook-error',
+					session_id: session.id,
+					hook: failure.hook,
+					tool: call.tool,
+					tool_call_id: call.toolCallId,
+					message: failure.message
+				});
+			}
+			if (verdict.decision === 'deny' && verdict.denial) {
+				const error = verdict.denial.decision.error;
+				drafts.push(this.decisionDraft(call, session, 'deny', verdict.hooks, error));
+				const outcome: ToolOutcome = { ok: false, error, changes: [] };
+				drafts.push(this.finishDraft(call, session, outcome));
+				await this.append(drafts);
+				return outcome;
+			}
+			drafts.push(
+				this.decisionDraft(
+					call,
+					session,
+					verdict.decision === 'ask' ? 'ask' : 'allow',
+					verdict.hooks
+				)
+			);
+
+			if (verdict.decision === 'ask') {
+				drafts.push({
+					type: 'approval-request',
+					session_id: session.id,
+					tool: call.tool,
+					tool_call_id: call.toolCallId,
+					hooks: verdict.asks.map((request) => request.hook),
+					reasons: verdict.asks.flatMap((request) => request.reasons),
+					intent_id: session.activeIntentId
+				});
+				// Persist what happened so far, then wait for the human without holding the lock.
+				await this.append(drafts);
+				drafts.length = 0;
+				release();
+				const answer = await this.askHuman(
+					validatedCall,
+					session,
+					verdict.asks,
+					context,
+					runOptions.signal
+				);
+				release = await this.mutex.lock();
+				if (answer.approved && answer.remember === 'intent' && session.activeIntentId) {
+					session.approvedIntents.add(session.activeIntentId);
+				}
+				drafts.push({
+					type: 'approval-response',
+					session_id: session.id,
+					tool: call.tool,
+					tool_call_id: call.toolCallId,
+					approved: answer.approved,
+					...(answer.reason ? { reason: answer.reason } : {}),
+					by: 'human',
+					intent_id: session.activeIntentId
+				});
+				if (!answer.approved) {
+					const error = toolError(
+						'user_rejected',
+						`The human rejected this ${call.tool} call${answer.reason ? `: ${answer.reason}` : '.'}`,
+						answer.reason
+							? 'Adjust your plan to the human’s reason before trying again.'
+							: 'Ask the human what they expect before trying again.'
+					);
+					const outcome: ToolOutcome = { ok: false, error, changes: [] };
+					drafts.push(this.finishDraft(call, session, outcome));
+					await this.append(drafts);
+					return outcome;
+				}
+				// The world may have moved while the human looked (another session, a human edit): check again.
+				const recheck = await runPreHooks(
+					this.registry.preHooksFor(call.tool, targets),
+					context,
+					this.options.scheduler
+				);
+				if (recheck.decision === 'deny' && recheck.denial) {
+					const error = recheck.denial.decision.error;
+					drafts.push(this.decisionDraft(call, session, 'deny', recheck.hooks, error));
+					const outcome: ToolOutcome = { ok: false, error, changes: [] };
+					drafts.push(this.finishDraft(call, session, outcome));
+					await this.append(drafts);
+					return outcome;
+				}
+			}
+			return await this.execute(validatedCall, session, targets, drafts, runOptions.signal);
+		} finally {
+			release();
+		}
+	}
+
+	/** A person saved a file in the editor: recorded with contributor `human`, like any change. */
+	async recordHumanEdit(edit: {
+		path: string;
+		content: string | Uint8Array | null;
+		sessionId?: string;
+	}): Promise<LedgerEvent[]> {
+		const normalised = normalizeWorkspacePath(edit.path);
+		if (!normalised.ok) throw new Error(`Cannot save ${edit.path}: ${normalised.reason}`);
+		const path = normalised.path;
+		const release = await this.mutex.lock();
+		try {
+			const stat = await this.options.fs.stat(path);
+			const before = stat?.kind === 'file' ? await this.options.fs.readFile(path) : null;
+			const after =
+				edit.content === null
+					? null
+					: typeof edit.content === 'string'
+						? encodeText(edit.content)
+						: edit.content;
+			if (before === null && after === null) return [];
+			const change: FileChange = {
+				path,
+				type: after === null ? 'deleted' : before === null ? 'created' : 'modified',
+				before,
+				after
+			};
+			const author: TraceAuthor = {
+				sessionId: edit.sessionId ?? 'human',
+				contributor: 'human',
+				intentId: null,
+				tool: 'editor',
+				toolCallId: null,
+				declaredClass: null
+			};
+			const record = await this.traceDraft(change, author);
+			return await this.commit([change], [record]);
+		} finally {
+			release();
+		}
+	}
+
+	private validate(
+		call: ToolCall
+	):
+		| { error: ToolError }
+		| {
+				validatedCall: ValidatedCall;
+				targets: string[];
+				command?: PreHookContext['command'];
+				requestedScope?: string[];
+		  } {
+		if (!isKnownTool(call.tool)) {
+			return {
+				error: toolError(
+					'invalid_input',
+					`Unknown tool "${call.tool}".`,
+					`Use one of: ${Object.keys(toolInputSchemas).join(', ')}.`
+				)
+			};
+		}
+		const parsed = toolInputSchemas[call.tool].safeParse(call.input);
+		if (!parsed.success) {
+			const problems = parsed.error.issues
+				.map((issue) => `${issue.path.length ? issue.path.join('.') : 'input'}: ${issue.message}`)
+				.join('; ');
+			return {
+				error: toolError(
+					'invalid_input',
+					`Invalid input for ${call.tool}: ${problems}.`,
+					`Call ${call.tool} again with arguments that match its schema.`
+				)
+			};
+		}
+		const validatedCall: ValidatedCall = {
+			sessionId: call.sessionId,
+			toolCallId: call.toolCallId,
+			tool: call.tool,
+			input: { ...(parsed.data as Record<string, unknown>) }
+		};
+		const resolved = resolveTargets(validatedCall);
+		if (!resolved.ok)
+			return { error: toolError('invalid_input', resolved.message, resolved.suggestion) };
+		return {
+			validatedCall,
+			targets: resolved.targets,
+			command: resolved.command,
+			requestedScope: resolved.requestedScope
+		};
+	}
+
+	private async askHuman(
+		call: ValidatedCall,
+		session: AgentSession,
+		asks: ApprovalRequest[],
+		context: PreHookContext,
+		signal?: AbortSignal
+	): Promise<ApprovalAnswer> {
+		if (signal?.aborted) return { approved: false, reason: 'The session was stopped.' };
+		const prompt: ApprovalPrompt = {
+			hook: asks.map((request) => request.hook).join(', '),
+			reasons: asks.flatMap((request) => request.reasons),
+			intentId: session.activeIntentId ?? asks.find((request) => request.intentId)?.intentId,
+			sessionId: session.id,
+			tool: call.tool,
+			toolCallId: call.toolCallId,
+			input: call.input
+		};
+		if (plannedWriteTools.has(call.tool)) {
+			prompt.preview = await this.previewOf(call, session, context);
+		}
+		if (context.command) {
+			prompt.command = {
+				command: String(call.input.command),
+				cwd: context.command.cwd || '.',
+				classification: context.command.level,
+				reasons: context.command.reasons
+			};
+		}
+		try {
+			return await this.options.approvals.request(prompt);
+		} catch (error) {
+			// No answer is a no: the approval port failing must not let the call through.
+			return {
+				approved: false,
+				reason: `approval could not be obtained (${error instanceof Error ? error.message : String(error)})`
+			};
+		}
+	}
+
+	/** Runs the executor in dry-run fashion to show the human the exact before/after. */
+	private async previewOf(call: ValidatedCall, session: AgentSession, context: PreHookContext) {
+		const planned = await executors[call.tool](
+			this.executionContext(call, session, context.targets, () => undefined)
+		);
+		const decoder = new TextDecoder();
+		return planned.changes.map((change) => ({
+			path: change.path,
+			before: change.before ? decoder.decode(change.before) : null,
+			after: change.after ? decoder.decode(change.after) : null
+		}));
+	}
+
+	private executionContext(
+		call: ValidatedCall,
+		session: AgentSession,
+		targets: string[],
+		emit: (draft: LedgerEventDraft) => void,
+		signal?: AbortSignal
+	): ExecutionContext {
+		return {
+			call,
+			session,
+			state: this.state,
+			fs: this.options.fs,
+			runner: this.options.runner,
+			capabilities: this.options.capabilities,
+			targets,
+			emit,
+			signal,
+			history: async () => {
+				const events = await this.options.ledger.events();
+				const trace = [];
+				const lessons = [];
+				for (const event of events) {
+					if (event.type === 'mutation-record') trace.push(event.trace);
+					else if (event.type === 'lesson-record')
+						lessons.push({
+							intent_id: event.intent_id,
+							lesson: event.lesson,
+							category: event.category
+						});
+				}
+				return { trace, lessons };
+			}
+		};
+	}
+
+	private async execute(
+		call: ValidatedCall,
+		session: AgentSession,
+		targets: string[],
+		drafts: LedgerEventDraft[],
+		signal?: AbortSignal
+	): Promise<ToolOutcome> {
+		const emitted: LedgerEventDraft[] = [];
+		let outcome: ToolOutcome;
+		try {
+			outcome = await executors[call.tool](
+				this.executionContext(call, session, targets, (draft) => emitted.push(draft), signal)
+			);
+		} catch (error) {
+			outcome = {
+				ok: false,
+				error: toolError(
+					'hook_failed',
+					`${call.tool} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+					'Retry once; if it fails again, tell the human.'
+				),
+				changes: []
+			};
+		}
+		const author: TraceAuthor = {
+			sessionId: session.id,
+			contributor: 'ai',
+			modelId: session.modelId,
+			intentId: session.activeIntentId,
+			tool: call.tool,
+			toolCallId: call.toolCallId,
+			declaredClass: (call.input.mutation_class as MutationClass | undefined) ?? null
+		};
+		const records: LedgerEventDraft[] = [];
+		for (const change of outcome.changes) records.push(await this.traceDraft(change, author));
+		const writes = plannedWriteTools.has(call.tool) && outcome.ok ? outcome.changes : [];
+		for (const draft of emitted) drafts.push(draft);
+		for (const record of records) drafts.push(record);
+		for (const draft of emitted)
+			if (draft.type === 'change-revert') this.files.invalidate?.(draft.path);
+		const committed = await this.commit(writes, drafts);
+
+		// The session has seen what it wrote: its own writes never make its next write stale.
+		for (const change of outcome.changes) {
+			if (change.after === null) session.readBaselines.delete(change.path);
+			else session.readBaselines.set(change.path, await contentHash(change.after));
+		}
+
+		const postDrafts: LedgerEventDraft[] = [];
+		for (const hook of this.registry.postHooksFor(call.tool, targets)) {
+			try {
+				await hook.run({
+					call,
+					session,
+					state: this.state,
+					outcome,
+					fs: this.options.fs,
+					callEvents: committed,
+					allEvents: () => this.options.ledger.events(),
+					emit: (draft) => postDrafts.push(draft),
+					nowIso: () => this.options.clock.nowIso()
+				});
+			} catch (error) {
+				// Post-hooks never change the result; their failure is recorded for the grader.
+				postDrafts.push({
+					type: 'hook-error',
+					session_id: session.id,
+					hook: hook.name,
+					tool: call.tool,
+					tool_call_id: call.toolCallId,
+					message: error instanceof Error ? error.message : String(error)
+				});
+			}
+		}
+		postDrafts.push(this.finishDraft(call, session, outcome));
+		await this.append(postDrafts);
+		return outcome;
+	}
+
+	private async traceDraft(change: FileChange, author: TraceAuthor): Promise<LedgerEventDraft> {
+		const trace = await buildTraceRecord({
+			change,
+			author,
+			id: this.options.ids.uuid(),
+			timestamp: this.options.clock.nowIso(),
+			toolVersion: this.options.toolVersion
+		});
+		return { type: 'mutation-record', session_id: author.sessionId, trace };
+	}
+
+	private async commit(writes: FileChange[], drafts: LedgerEventDraft[]): Promise<LedgerEvent[]> {
+		for (const write of writes) this.files.invalidate?.(write.path);
+		for (const draft of drafts) {
+			if (draft.type === 'mutation-record')
+				this.files.invalidate?.(draft.trace.files[0]?.path ?? '');
+		}
+		if (this.options.commit) return this.options.commit(writes, drafts);
+		for (const write of writes) {
+			if (write.after === null) await this.options.fs.rm(write.path);
+			else await this.options.fs.writeFile(write.path, write.after);
+		}
+		return drafts.length ? this.options.ledger.append(drafts) : [];
+	}
+
+	private append(drafts: LedgerEventDraft[]): Promise<LedgerEvent[]> {
+		return drafts.length ? this.options.ledger.append(drafts) : Promise.resolve([]);
+	}
+
+	private decisionDraft(
+		call: ToolCall,
+		session: AgentSession,
+		decision: 'allow' | 'deny' | 'ask',
+		hooks: string[],
+		error?: ToolError
+	): LedgerEventDraft {
+		return {
+			type: 'tool-decision',
+			session_id: session.id,
+			tool: call.tool,
+			tool_call_id: call.toolCallId,
+			decision,
+			hooks,
+			...(error ? { code: error.code, message: error.message } : {}),
+			intent_id: session.activeIntentId
+		};
+	}
+
+	private finishDraft(
+		call: ToolCall,
+		session: AgentSession,
+		outcome: ToolOutcome
+	): LedgerEventDraft {
+		return {
+			type: 'tool-call-finish',
+			session_id: session.id,
+			tool: call.tool,
+			tool_call_id: call.toolCallId,
+			ok: outcome.ok,
+			...(outcome.ok ? {} : { code: outcome.error.code }),
+			intent_id: session.activeIntentId
+		};
+	}
+}

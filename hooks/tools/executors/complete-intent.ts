@@ -1,0 +1,57 @@
+import { toolError } from '../../errors/tool-error.js';
+import { setIntentStatus } from '../../intents/edit-intents-yaml.js';
+import { activeIntentsPath } from '../../pipeline/governance-state.js';
+import type { Executor } from './execution-context.js';
+
+/** Runs the intent's runnable acceptance criteria; only when all pass is the intent COMPLETED. */
+export const completeIntent: Executor = async (context) => {
+	const intentId = String(context.call.input.intent_id);
+	const intent = context.state.intent(intentId);
+	if (!intent) throw new Error(`intent ${intentId} vanished between check and execution`);
+	const results: { criterion: string; command: string; exit_code: number }[] = [];
+	for (const criterion of intent.acceptance_criteria) {
+		if (typeof criterion === 'string') continue;
+		const result = await context.runner.exec(criterion.run, {
+			timeoutMs: 120_000,
+			signal: context.signal
+		});
+		results.push({
+			criterion: criterion.description,
+			command: criterion.run,
+			exit_code: result.exitCode
+		});
+		if (result.exitCode !== 0) {
+			return {
+				ok: false,
+				error: toolError(
+					'command_failed',
+					`Acceptance criterion "${criterion.description}" failed: \`${criterion.run}\` exited with ${result.exitCode}.\n${result.output.slice(-2_000)}`,
+					'Fix the failing criterion, then call complete_intent again.'
+				),
+				changes: []
+			};
+		}
+	}
+	const updated = setIntentStatus(context.state.intentsYaml, intentId, 'COMPLETED');
+	await context.fs.writeFile(activeIntentsPath, updated);
+	const reloaded = context.state.reloadIntents(updated);
+	if (!reloaded.ok) throw new Error('the updated intents file did not parse');
+	context.emit({
+		type: 'intent-status-change',
+		session_id: context.session.id,
+		intent_id: intentId,
+		from: intent.status,
+		to: 'COMPLETED'
+	});
+	context.state.release(context.session);
+	return {
+		ok: true,
+		output: {
+			intent_id: intentId,
+			status: 'COMPLETED',
+			criteria_run: results,
+			evidence: context.call.input.evidence ?? null
+		},
+		changes: []
+	};
+};

@@ -1,0 +1,28 @@
+import type { AgentSession } from '../../pipeline/agent-session.js';
+import type { GovernanceState } from '../../pipeline/governance-state.js';
+import type { ValidatedCall } from '../../pipeline/hook-types.js';
+import type { LedgerEventDraft } from '../../ledger/ledger-event.js';
+import type { CommandRunner, SandboxCapabilities, SandboxFileSystem } from '../sandbox-ports.js';
+import type { ToolOutcome } from '../../pipeline/tool-outcome.js';
+import type { AgentTraceRecord } from '../../ledger/agent-trace-record.js';
+
+/** What an executor may use. Executors of file tools only PLAN changes; the pipeline commits them. */
+export interface ExecutionContext {
+	call: ValidatedCall;
+	session: AgentSession;
+	state: GovernanceState;
+	fs: SandboxFileSystem;
+	runner: CommandRunner;
+	capabilities: SandboxCapabilities;
+	/** Normalised paths the call changes (same as the pre-hooks saw). */
+	targets: string[];
+	emit(draft: LedgerEventDraft): void;
+	/** Trace records and lessons so far, for `<intent_context>`. */
+	history(): Promise<{
+		trace: AgentTraceRecord[];
+		lessons: { intent_id: string | null; lesson: string; category: string }[];
+	}>;
+	signal?: AbortSignal;
+}
+
+export type Executor = (context: ExecutionContext) => Promise<ToolOutcome>;

@@ -1,0 +1,90 @@
+// Production server: adapter-node's handler behind the cross-origin isolation headers.
+// adapter-node's own `build/index.js` cannot add headers to the static files it serves, and
+// WebContainer plus module workers need COOP/COEP/CORP on every response, assets included.
+import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
+
+/** Keep equal to vite-plugins/cross-origin-isolation.ts (a unit test compares them). */
+export const crossOriginIsolationHeaders = Object.freeze({
+	'Cross-Origin-Opener-Policy': 'same-origin',
+	'Cross-Origin-Embedder-Policy': 'require-corp',
+	'Cross-Origin-Resource-Policy': 'same-origin'
+});
+
+/**
+ * @typedef {import('node:http').IncomingMessage} IncomingMessage
+ * @typedef {import('node:http').ServerResponse} ServerResponse
+ * @typedef {(request: IncomingMessage, response: ServerResponse, next: () => void) => void} ConnectHandler
+ */
+
+/**
+ * @param {ConnectHandler} handler a connect/polka style handler such as adapter-node's
+ * @returns {(request: IncomingMessage, response: ServerResponse) => void}
+ */
+export function withCrossOriginIsolation(handler) {
+	return (request, response) => {
+		for (const [name, value] of Object.entries(crossOriginIsolationHeaders)) {
+			response.setHeader(name, value);
+		}
+		handler(request, response, () => {
+			response.statusCode = 404;
+			response.setHeader('Content-Type', 'text/plain; charset=utf-8');
+			response.end('Not found');
+		});
+	};
+}
+
+/**
+ * @param {string | undefined} text
+ * @returns {number}
+ */
+export function parsePort(text) {
+	if (text === undefined || text === '') return 3000;
+	const port = Number(text);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) {
+		throw new Error(`PORT must be an integer between 0 and 65535, got "${text}"`);
+	}
+	return port;
+}
+
+/** @returns {Promise<ConnectHandler>} */
+async function loadHandler() {
+	// Built at runtime by `npm run build`; a computed URL keeps the type checker from resolving it.
+	const handlerUrl = new URL('./build/handler.js', import.meta.url);
+	try {
+		const built = await import(handlerUrl.href);
+		return built.handler;
+	} catch (error) {
+		if (error instanceof Error && 'code' in error && error.code === 'ERR_MODULE_NOT_FOUND') {
+			throw new Error('build/handler.js is missing: run `npm run build` first', { cause: error });
+		}
+		throw error;
+	}
+}
+
+async function start() {
+	const port = parsePort(process.env.PORT);
+	// Loopback by default: crossOriginIsolated needs a secure context, which plain http only is on
+	// localhost. Set HOST=0.0.0.0 in a container or behind a TLS-terminating proxy.
+	const host = process.env.HOST ?? '127.0.0.1';
+	const server = createServer(withCrossOriginIsolation(await loadHandler()));
+	server.listen(port, host, () => {
+		console.log(`Threadline listening on http://${host}:${port}`);
+	});
+	for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+		process.once(signal, () => {
+			server.close(() => process.exit(0));
+			server.closeAllConnections();
+		});
+	}
+}
+
+const isEntryPoint =
+	process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+
+if (isEntryPoint) {
+	start().catch((error) => {
+		console.error(error instanceof Error ? error.message : error);
+		process.exitCode = 1;
+	});
+}

@@ -8,6 +8,8 @@ export default defineConfig({
 	test: {
 		environment: 'node',
 		include: ['{hooks,sandbox,bin,app,bench,vite-plugins}/**/*.test.ts'],
+		// Scenario and fixture workspaces contain learners' test files, not ours.
+		exclude: ['**/fixtures/**', '**/node_modules/**', 'public/scenarios/**'],
 		testTimeout: 30_000
 	}
 });

@@ -269,9 +269,7 @@ export class ToolPipeline {
 		}
 	}
 
-	private validate(
-		call: ToolCall
-	):
+	private validate(call: ToolCall):
 		| { error: ToolError }
 		| {
 				validatedCall: ValidatedCall;

@@ -34,7 +34,7 @@ export function renderReportMarkdown(report: GradingReport, title = 'Threadline 
 			`- Blocked or failed calls: ${blocked.length ? blocked.map(([code, count]) => `${code} ×${count}`).join(', ') : 'none'}`
 		);
 		lines.push(`- Approvals: ${intent.approvals}; rejections: ${intent.rejections}`);
-		lines.push(`- Lessons: ${intent.lessons.length ? '' : 'none'}`);
+		lines.push(intent.lessons.length ? '- Lessons:' : '- Lessons: none');
 		for (const lesson of intent.lessons) lines.push(`  - ${lesson}`);
 		lines.push('');
 	}

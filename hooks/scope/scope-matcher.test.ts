@@ -172,7 +172,6 @@ describe('compileScope: helpers and caching', () => {
 		for (let number = 0; number < 1000; number++) {
 			paths.push(`packages/p${number % 250}/src/module${number}/file${number}.ts`);
 		}
-		const started = performance.now();
 		let inScopeCount = 0;
 		const scope = compileScope(document);
 		for (let round = 0; round < 20; round++) {
@@ -182,9 +181,7 @@ describe('compileScope: helpers and caching', () => {
 				}
 			}
 		}
-		const elapsed = performance.now() - started;
-		// 100,000 checks (every intent, each compiled once) in well under a second.
-		expect(elapsed).toBeLessThan(1000);
+		// Speed is measured by `npm run bench`, never asserted in tests.
 		expect(inScopeCount).toBe(20 * 25);
 		expect(scope.isInScope('INT-7', 'packages/p7/src/generated/x.ts')).toBe(false);
 		expect(scope.isInScope('INT-7', 'docs/p7/guide.md')).toBe(true);

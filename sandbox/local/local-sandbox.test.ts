@@ -42,9 +42,8 @@ describe('local sandbox', () => {
 
 	it('ends an endless loop through the command limit and says so', async () => {
 		sandbox = await createLocalSandbox({ files: new MemoryWorkspaceFiles() });
-		const started = Date.now();
+		// If the loop never ended, the test's own timeout would fail it.
 		const result = await sandbox.exec('while true; do :; done');
-		expect(Date.now() - started).toBeLessThan(20_000);
 		expect(result.exitCode).not.toBe(0);
 		expect(result.output).toMatch(/too many commands|limit/);
 	});
@@ -54,9 +53,7 @@ describe('local sandbox', () => {
 			files: new MemoryWorkspaceFiles(),
 			limits: { maxCommandCount: 1e9, maxLoopIterations: 1e9 }
 		});
-		const started = Date.now();
 		const result = await sandbox.exec('while true; do :; done', { timeoutMs: 300 });
-		expect(Date.now() - started).toBeLessThan(5_000);
 		expect(result.exitCode).toBe(124);
 		expect(result.interrupted).toBe(true);
 		expect(result.output).toContain('Command timed out after 300 ms');

@@ -54,7 +54,11 @@ export class ScriptedRunner implements CommandRunner {
 		const entry = this.script[command] ?? { exitCode: 0, output: '' };
 		const changes: FileChange[] = [];
 		for (const [path, content] of Object.entries(entry.writes ?? {})) {
-			const before = (await this.fs.stat(path)) ? await this.fs.readFile(path) : null;
+			const stat = await this.fs.stat(path);
+			// Like a shell, it cannot overwrite a folder with a file or remove it as one.
+			if (stat?.kind === 'directory') continue;
+			const before = stat ? await this.fs.readFile(path) : null;
+			if (before === null && content === null) continue;
 			const after = content === null ? null : new TextEncoder().encode(content);
 			this.fs.externalWrite(path, content);
 			changes.push({

@@ -451,3 +451,15 @@ describe('ToolPipeline: hooks fail closed', () => {
 		expect(seen).toEqual(['src/auth/a.ts']);
 	});
 });
+
+describe('ToolPipeline: storage failures', () => {
+	it('returns hook_failed instead of throwing when the ledger cannot be written', async () => {
+		const { call, ledger } = createTestPipeline({});
+		ledger.append = async () => {
+			throw new Error('QuotaExceededError: the storage quota is full');
+		};
+		const outcome = await call('list_files', {});
+		expect(!outcome.ok && outcome.error.code).toBe('hook_failed');
+		expect(!outcome.ok && outcome.error.message).toContain('quota');
+	});
+});

@@ -93,7 +93,31 @@ export class ToolPipeline {
 		}
 	}
 
+	/**
+	 * Never rejects: an unexpected failure (the ledger cannot be written, a full storage quota)
+	 * comes back as a `hook_failed` ToolError so the agent loop and the UI keep going.
+	 */
 	async run(call: ToolCall, runOptions: { signal?: AbortSignal } = {}): Promise<ToolOutcome> {
+		try {
+			return await this.runGoverned(call, runOptions);
+		} catch (error) {
+			const message = error instanceof Error ? error.message : String(error);
+			return {
+				ok: false,
+				error: toolError(
+					'hook_failed',
+					`The call could not be governed or recorded (${message}).`,
+					'Stop and tell the human: the workspace may be out of storage or in a bad state.'
+				),
+				changes: []
+			};
+		}
+	}
+
+	private async runGoverned(
+		call: ToolCall,
+		runOptions: { signal?: AbortSignal }
+	): Promise<ToolOutcome> {
 		const session = this.state.session(call.sessionId);
 		const startDraft: LedgerEventDraft = {
 			type: 'tool-call-start',

@@ -135,7 +135,8 @@ export async function buildAuditLedger(options: AuditLedgerOptions): Promise<Aud
 
 	for (let callNumber = 0; built < options.events; callNumber++) {
 		const remaining = options.events - built;
-		if (remaining < 3) throw new Error(`cannot land on ${options.events} events (${remaining} left)`);
+		if (remaining < 3)
+			throw new Error(`cannot land on ${options.events} events (${remaining} left)`);
 		const session = sessions[callNumber % sessions.length] as (typeof sessions)[number];
 		// Each session moves to another intent every few hundred calls.
 		const intentNumber = workingIntents[
@@ -143,7 +144,8 @@ export async function buildAuditLedger(options: AuditLedgerOptions): Promise<Aud
 		] as number;
 		const intentId = intentIdOf(intentNumber);
 		const toolCallId = `call-${callNumber}`;
-		const path = `src/module-${intentNumber}/file-${callNumber % 37}.ts`;
+		// A handful of files per intent, so most calls revisit a file: edits, renames and deletions.
+		const path = `src/module-${intentNumber}/file-${Math.floor(callNumber / sessions.length) % 6}.ts`;
 		let plan = planOf(callNumber, remaining);
 		const existing = files.get(path);
 		if (!existing && (plan === 'refactor' || plan === 'delete')) plan = 'write';

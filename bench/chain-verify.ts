@@ -1,3 +1,4 @@
+import type { ContentHasher } from '../hooks/hashing/sha256.js';
 import { exportOrchestration } from '../hooks/ledger/export.js';
 import { verifyLedger, type VerifyReport } from '../hooks/ledger/verify.js';
 import type { AuditLedger } from './audit-ledger.js';
@@ -45,17 +46,20 @@ export function assertVerified(
 		problems.push(`verified ${report.audit.events} events, expected ${expected.events}`);
 	if (report.trace.records !== expected.records)
 		problems.push(`verified ${report.trace.records} trace records, expected ${expected.records}`);
-	if (problems.length > 0) throw new Error(`verify did not accept the bench ledger: ${problems.join('; ')}`);
+	if (problems.length > 0)
+		throw new Error(`verify did not accept the bench ledger: ${problems.join('; ')}`);
 }
 
 /** One timed verify of the exported text. */
 export async function timeVerify(
-	exported: ExportedLedger
+	exported: ExportedLedger,
+	hasher?: ContentHasher
 ): Promise<{ durationMs: number; report: VerifyReport }> {
 	const started = performance.now();
 	const report = await verifyLedger({
 		auditJsonl: exported.auditJsonl,
-		traceJsonl: exported.traceJsonl
+		traceJsonl: exported.traceJsonl,
+		hasher
 	});
 	return { durationMs: performance.now() - started, report };
 }

@@ -16,7 +16,9 @@ export function intentIdOf(number: number): string {
 /** Intent `number`'s owned_scope, in the order written; the last one is an exclusion. */
 export function ownedScopeOf(number: number, globCount = globsPerIntentMaximum): string[] {
 	if (!Number.isInteger(globCount) || globCount < 1 || globCount > globsPerIntentMaximum)
-		throw new Error(`globCount must be an integer from 1 to ${globsPerIntentMaximum}, got ${globCount}`);
+		throw new Error(
+			`globCount must be an integer from 1 to ${globsPerIntentMaximum}, got ${globCount}`
+		);
 	return [
 		`src/module-${number}/**`,
 		`packages/p${number}/src/**/*.ts`,
@@ -43,7 +45,10 @@ export function isSelectable(number: number): boolean {
 	return statusOf(number) === 'IN_PROGRESS';
 }
 
-export function generateIntentsYaml(intentCount: number, globsPerIntent = globsPerIntentMaximum): string {
+export function generateIntentsYaml(
+	intentCount: number,
+	globsPerIntent = globsPerIntentMaximum
+): string {
 	if (!Number.isInteger(intentCount) || intentCount < 1)
 		throw new Error(`intentCount must be a positive integer, got ${intentCount}`);
 	const intents = [];
@@ -116,10 +121,12 @@ const rootFiles = ['README.md', 'package.json', 'tsconfig.json', '.gitignore', '
 /** Plausible source text, different per file so content hashes differ. */
 export function contentOf(path: string): string {
 	if (path.endsWith('.md')) return `# ${path}\n\nNotes about ${path}.\n\n- one\n- two\n`;
-	if (path.endsWith('.json')) return `${JSON.stringify({ name: path, version: '1.0.0' }, null, '\t')}\n`;
+	if (path.endsWith('.json'))
+		return `${JSON.stringify({ name: path, version: '1.0.0' }, null, '\t')}\n`;
 	if (path.endsWith('.yaml') || path.endsWith('.sh') || path.endsWith('.css'))
 		return `# ${path}\nkey: value\n`;
-	if (path.endsWith('.svg')) return `<svg xmlns="http://www.w3.org/2000/svg"><title>${path}</title></svg>\n`;
+	if (path.endsWith('.svg'))
+		return `<svg xmlns="http://www.w3.org/2000/svg"><title>${path}</title></svg>\n`;
 	const name = path.replace(/[^A-Za-z0-9]+/g, '_');
 	return [
 		`// ${path}`,

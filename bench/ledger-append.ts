@@ -27,7 +27,8 @@ export async function timeLedgerAppend(options: {
 }): Promise<TimingSummary> {
 	const ledger = new MemoryLedger({ clock: systemClock });
 	let callNumber = 0;
-	for (let round = 0; round < options.warmup; round++) await ledger.append([decisionDraft(++callNumber)]);
+	for (let round = 0; round < options.warmup; round++)
+		await ledger.append([decisionDraft(++callNumber)]);
 	const durations = new Array<number>(options.samples);
 	let previousSeq = options.warmup;
 	for (let round = 0; round < options.samples; round++) {
@@ -35,7 +36,8 @@ export async function timeLedgerAppend(options: {
 		const started = performance.now();
 		const [event] = await ledger.append([draft]);
 		durations[round] = performance.now() - started;
-		if (event?.seq !== previousSeq + 1) throw new Error(`append sealed seq ${event?.seq}, expected ${previousSeq + 1}`);
+		if (event?.seq !== previousSeq + 1)
+			throw new Error(`append sealed seq ${event?.seq}, expected ${previousSeq + 1}`);
 		previousSeq = event.seq;
 	}
 	return summarize(durations);

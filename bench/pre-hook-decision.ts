@@ -5,7 +5,11 @@ import { CachedFileHashes } from '../hooks/pipeline/cached-file-hashes.js';
 import { createBuiltInRegistry } from '../hooks/pipeline/create-tool-pipeline.js';
 import { GovernanceState } from '../hooks/pipeline/governance-state.js';
 import type { HookRegistry } from '../hooks/pipeline/hook-registry.js';
-import type { FileHashLookup, PreHookContext, ValidatedCall } from '../hooks/pipeline/hook-types.js';
+import type {
+	FileHashLookup,
+	PreHookContext,
+	ValidatedCall
+} from '../hooks/pipeline/hook-types.js';
 import type { Scheduler } from '../hooks/pipeline/ports.js';
 import { resolveTargets } from '../hooks/pipeline/resolve-targets.js';
 import { runPreHooks, type PreHookVerdict } from '../hooks/pipeline/run-pre-hooks.js';
@@ -158,7 +162,10 @@ export async function prepareDecisionWorkload(
 }
 
 /** The governance decision itself, as ToolPipeline.run makes it. */
-export function decide(workload: DecisionWorkload, context: PreHookContext): Promise<PreHookVerdict> {
+export function decide(
+	workload: DecisionWorkload,
+	context: PreHookContext
+): Promise<PreHookVerdict> {
 	return runPreHooks(
 		workload.registry.preHooksFor(context.call.tool, context.targets),
 		context,
@@ -181,7 +188,11 @@ export function expectAllowed(verdict: PreHookVerdict, context: PreHookContext):
 /** Throws unless an out-of-scope write was denied by the scope hook. */
 export function expectScopeViolation(verdict: PreHookVerdict, context: PreHookContext): void {
 	const code = verdict.denial?.decision.error.code;
-	if (verdict.decision !== 'deny' || verdict.denial?.hook !== 'scope' || code !== 'scope_violation') {
+	if (
+		verdict.decision !== 'deny' ||
+		verdict.denial?.hook !== 'scope' ||
+		code !== 'scope_violation'
+	) {
 		throw new Error(
 			`expected ${context.targets.join(', ')} to be a scope_violation, got ${verdict.decision} (${code ?? 'no code'})`
 		);

@@ -17,7 +17,10 @@ export interface HookAnswer {
 }
 
 /** One spawn-and-answer round trip: start node, write the call, read the decision, wait for exit. */
-export function callProcessHook(payload: HookPayload, script = processHookScript): Promise<HookAnswer> {
+export function callProcessHook(
+	payload: HookPayload,
+	script = processHookScript
+): Promise<HookAnswer> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'] });
 		let stdout = '';

@@ -50,7 +50,10 @@ try {
 } catch (error) {
 	// Fail closed, like the in-process pipeline: a hook that cannot decide denies.
 	process.stdout.write(
-		JSON.stringify({ decision: 'deny', reason: error instanceof Error ? error.message : String(error) })
+		JSON.stringify({
+			decision: 'deny',
+			reason: error instanceof Error ? error.message : String(error)
+		})
 	);
 	process.exitCode = 2;
 }

@@ -1,3 +1,4 @@
+import { nodeContentHash } from '../bin/cli/node-ports.js';
 import os from 'node:os';
 import { buildAuditLedger } from './audit-ledger.js';
 import { withinBudget, type Budget } from './budget.js';
@@ -43,7 +44,11 @@ export const fullSizes: BenchSizes = {
 export const decisionBudget: Budget = { median_ms: 0.1, p99_ms: 1 };
 export const verifyBudget: Budget = { verify_ms: 3_000 };
 
-type Timed = TimingSummary & { warmup: number; budget: Budget | null; within_budget: boolean | null };
+type Timed = TimingSummary & {
+	warmup: number;
+	budget: Budget | null;
+	within_budget: boolean | null;
+};
 
 export interface BenchResult {
 	environment: BenchEnvironment;
@@ -62,6 +67,9 @@ export interface BenchResult {
 		audit_jsonl_mb: number;
 		agent_trace_jsonl_mb: number;
 		verify_ms: number;
+		hasher: string;
+		/** The same verify with Web Crypto, as the browser runs it (informational). */
+		verify_ms_web_crypto: number;
 		verified_ok: boolean;
 		build_ms_untimed: number;
 		export_ms_untimed: number;
@@ -82,6 +90,24 @@ function timed(summary: TimingSummary, warmup: number, budget: Budget | null): T
 	};
 }
 
+/**
+ * Builds and exports the ledger in its own scope, so only the exported text is alive when verify
+ * runs, as in `threadline verify`: the sealed events would otherwise add to every GC pause.
+ */
+async function buildAndExport(events: number, progress: (line: string) => void) {
+	let started = performance.now();
+	const ledger = await buildAuditLedger({
+		events,
+		onProgress: (built) => progress(`  ${built} events`),
+		progressEvery: Math.max(1, Math.floor(events / 5))
+	});
+	const buildMs = performance.now() - started;
+	started = performance.now();
+	const exported = exportLedger(ledger);
+	const exportMs = performance.now() - started;
+	return { exported, events: ledger.events.length, mutations: ledger.mutations, buildMs, exportMs };
+}
+
 /** Runs every measurement in turn; `progress` gets human-readable lines (stderr in run.ts). */
 export async function runBench(
 	sizes: BenchSizes,
@@ -90,7 +116,9 @@ export async function runBench(
 	const environment = describeEnvironment();
 
 	// Decisions first, on a quiet heap: the 100k ledger later would add GC pauses to every figure.
-	progress(`preparing ${sizes.intents} intents × ${sizes.globsPerIntent} globs, ${sizes.workspaceFiles} files`);
+	progress(
+		`preparing ${sizes.intents} intents × ${sizes.globsPerIntent} globs, ${sizes.workspaceFiles} files`
+	);
 	const workload = await prepareDecisionWorkload({
 		intentCount: sizes.intents,
 		globsPerIntent: sizes.globsPerIntent,
@@ -109,7 +137,10 @@ export async function runBench(
 		check: expectScopeViolation
 	});
 	const validation = timeValidation(workload, workload.inScope, sizes.decisionSamples);
-	const inScopeTimed = { verdict: 'allow', ...timed(inScope, sizes.decisionWarmup, decisionBudget) };
+	const inScopeTimed = {
+		verdict: 'allow',
+		...timed(inScope, sizes.decisionWarmup, decisionBudget)
+	};
 	const outOfScopeTimed = {
 		verdict: 'deny (scope_violation)',
 		...timed(outOfScope, sizes.decisionWarmup, decisionBudget)
@@ -129,22 +160,19 @@ export async function runBench(
 	});
 
 	progress(`timing ${sizes.appendSamples} single-event ledger appends`);
-	const append = await timeLedgerAppend({ warmup: sizes.appendWarmup, samples: sizes.appendSamples });
+	const append = await timeLedgerAppend({
+		warmup: sizes.appendWarmup,
+		samples: sizes.appendSamples
+	});
 
 	progress(`building a ${sizes.ledgerEvents}-event ledger (not timed)`);
-	let started = performance.now();
-	const ledger = await buildAuditLedger({
-		events: sizes.ledgerEvents,
-		onProgress: (built) => progress(`  ${built} events`),
-		progressEvery: Math.max(1, Math.floor(sizes.ledgerEvents / 5))
-	});
-	const buildMs = performance.now() - started;
-	started = performance.now();
-	const exported = exportLedger(ledger);
-	const exportMs = performance.now() - started;
-	progress('timing verify');
-	const verified = await timeVerify(exported);
-	assertVerified(verified.report, { events: ledger.events.length, records: ledger.mutations });
+	const ledger = await buildAndExport(sizes.ledgerEvents, progress);
+	progress('timing verify with node:crypto (what `threadline verify` uses)');
+	const verified = await timeVerify(ledger.exported, nodeContentHash);
+	assertVerified(verified.report, { events: ledger.events, records: ledger.mutations });
+	progress('timing verify with Web Crypto (what the browser uses)');
+	const verifiedWebCrypto = await timeVerify(ledger.exported);
+	assertVerified(verifiedWebCrypto.report, { events: ledger.events, records: ledger.mutations });
 	const verifyFigures = { verify_ms: round(verified.durationMs, 1) };
 
 	const preHookWithin = Boolean(inScopeTimed.within_budget && outOfScopeTimed.within_budget);
@@ -174,14 +202,16 @@ export async function runBench(
 			note: 'one node process per call (spawn, JSON on stdin, decision on stdout); held to the in-process decision budget for comparison'
 		},
 		chain_verify_100k: {
-			events: ledger.events.length,
+			events: ledger.events,
 			mutation_records: ledger.mutations,
-			audit_jsonl_mb: megabytesOf(exported.auditJsonl),
-			agent_trace_jsonl_mb: megabytesOf(exported.traceJsonl),
+			audit_jsonl_mb: megabytesOf(ledger.exported.auditJsonl),
+			agent_trace_jsonl_mb: megabytesOf(ledger.exported.traceJsonl),
 			...verifyFigures,
-			verified_ok: verified.report.ok,
-			build_ms_untimed: round(buildMs, 0),
-			export_ms_untimed: round(exportMs, 0),
+			hasher: 'node:crypto (threadline verify)',
+			verify_ms_web_crypto: round(verifiedWebCrypto.durationMs, 1),
+			verified_ok: verified.report.ok && verifiedWebCrypto.report.ok,
+			build_ms_untimed: round(ledger.buildMs, 0),
+			export_ms_untimed: round(ledger.exportMs, 0),
 			budget: verifyBudget,
 			within_budget: verifyWithin
 		},

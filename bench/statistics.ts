@@ -12,7 +12,8 @@ export interface TimingSummary {
  */
 export function percentile(sortedSamples: readonly number[], fraction: number): number {
 	if (sortedSamples.length === 0) throw new Error('percentile of no samples');
-	if (!(fraction > 0 && fraction <= 1)) throw new Error(`percentile fraction ${fraction} is not in (0, 1]`);
+	if (!(fraction > 0 && fraction <= 1))
+		throw new Error(`percentile fraction ${fraction} is not in (0, 1]`);
 	const rank = Math.ceil(fraction * sortedSamples.length);
 	return sortedSamples[Math.min(rank, sortedSamples.length) - 1] as number;
 }

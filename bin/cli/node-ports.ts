@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Clock, IdSource, Scheduler } from '../../hooks/pipeline/ports.js';
 
 export const systemClock: Clock = {
@@ -20,3 +20,8 @@ export const timerScheduler: Scheduler = {
 };
 
 export const randomIds: IdSource = { uuid: () => randomUUID() };
+
+/** Node's synchronous sha256: several times faster than Web Crypto for 100k small ledger lines. */
+export function nodeContentHash(data: string | Uint8Array): string {
+	return `sha256:${createHash('sha256').update(data).digest('hex')}`;
+}

@@ -17,7 +17,7 @@ import type { ApprovalAnswer } from '../../hooks/pipeline/ports.js';
 import { parseReplayScript, type ReplayStep } from '../../hooks/replay/replay-script.js';
 import { DiskWorkspaceFiles } from '../../sandbox/local/disk-workspace-files.js';
 import { createLocalSandbox } from '../../sandbox/local/local-sandbox.js';
-import { randomIds, systemClock, timerScheduler } from './node-ports.js';
+import { nodeContentHash, randomIds, systemClock, timerScheduler } from './node-ports.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
 import { packageVersion } from './package-version.js';
@@ -183,7 +183,7 @@ async function loadPreviousLedger(workspace: string): Promise<LedgerEvent[]> {
 		join(workspace, orchestrationFolder, 'agent_trace.jsonl'),
 		'utf8'
 	).catch(() => '');
-	const report = await verifyLedger({ auditJsonl, traceJsonl });
+	const report = await verifyLedger({ auditJsonl, traceJsonl, hasher: nodeContentHash });
 	if (!report.audit.intact || !report.trace.intact) {
 		throw new UsageError(
 			`the existing ledger in ${auditPath} is broken (${report.firstFailure}); move it away to start a new one`

@@ -10,6 +10,7 @@ import {
 	reportSummaryCsvRow
 } from '../../hooks/report/render-report.js';
 import { findExports, loadExport, type LoadedExport } from './read-export-source.js';
+import { nodeContentHash } from './node-ports.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
 
@@ -83,7 +84,8 @@ async function reportOf(loaded: LoadedExport) {
 	const verification = await verifyLedger({
 		auditJsonl: loaded.auditJsonl,
 		traceJsonl: loaded.traceJsonl,
-		files: loaded.files
+		files: loaded.files,
+		hasher: nodeContentHash
 	});
 	return { report: buildReport(events, intents), verified: verification.ok };
 }

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import agentTraceSchema from '../../hooks/ledger/agent-trace-0.1.0.schema.json' with { type: 'json' };
 import { zipEntries } from '../../hooks/ledger/read-export.js';
 import { main } from './main.js';
 import { readFolderEntries } from './read-export-source.js';
@@ -80,6 +83,35 @@ describe('threadline replay → verify → report: the TRP1 demo', () => {
 		expect(agentNotes).toContain('Agents: read this before you start.');
 		expect(agentNotes).toContain('Read a file again after a human edit');
 		expect(agentNotes).toContain('`grep -q refreshToken src/auth/jwt.ts` failed with exit code 1');
+	});
+
+	it('writes agent_trace.jsonl lines that are valid Agent Trace 0.1.0 records linked to intents', async () => {
+		await replayDemo();
+		const ajv = new Ajv2020({ strict: true, allErrors: true });
+		addFormats.default(ajv);
+		const validate = ajv.compile(agentTraceSchema);
+		const lines = (await readFile(join(workspace, '.orchestration/agent_trace.jsonl'), 'utf8'))
+			.trim()
+			.split('\n');
+		expect(lines).toHaveLength(5);
+		for (const line of lines) {
+			const record = JSON.parse(line);
+			expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
+			for (const file of record.files) {
+				for (const conversation of file.conversations) {
+					for (const range of conversation.ranges)
+						expect(range.start_line).toBeGreaterThanOrEqual(1);
+				}
+			}
+		}
+		const agentRecords = lines
+			.map((line) => JSON.parse(line))
+			.filter((record) => record.files[0].conversations[0].contributor.type === 'ai');
+		expect(
+			agentRecords.every((record) =>
+				record.files[0].conversations[0].related[0].url.startsWith('urn:threadline:intent:INT-00')
+			)
+		).toBe(true);
 	});
 
 	it('exports records that verify, as a folder and as a zip', async () => {

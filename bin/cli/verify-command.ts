@@ -1,5 +1,6 @@
 import { verifyLedger } from '../../hooks/ledger/verify.js';
 import { loadExport } from './read-export-source.js';
+import { nodeContentHash } from './node-ports.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
 
@@ -15,7 +16,8 @@ export async function verifyCommand(
 	const report = await verifyLedger({
 		auditJsonl: loaded.auditJsonl,
 		traceJsonl: loaded.traceJsonl,
-		files: loaded.files
+		files: loaded.files,
+		hasher: nodeContentHash
 	});
 	if (flags.has('json')) {
 		output.out(JSON.stringify(report, null, 2));

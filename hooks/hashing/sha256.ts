@@ -47,6 +47,13 @@ export async function sha256Hex(data: string | Uint8Array): Promise<string> {
 	return toHex(new Uint8Array(digest));
 }
 
+/**
+ * Computes `sha256:<hex>` of UTF-8 text or bytes. Web Crypto's `contentHash` is the default
+ * everywhere; a caller with a faster synchronous hash (Node's `node:crypto` in the CLI) may pass
+ * its own to bulk work such as verifying 100k ledger lines — hooks/ cannot import Node itself.
+ */
+export type ContentHasher = (data: string | Uint8Array) => string | Promise<string>;
+
 /** `sha256:<64 lowercase hex>`, the form Agent Trace uses for `content_hash`. */
 export async function contentHash(data: string | Uint8Array): Promise<string> {
 	return `sha256:${await sha256Hex(data)}`;

@@ -1,6 +1,6 @@
 import { canonicalJsonPair } from './canonical-json.js';
 import { genesisHash } from './ledger-event.js';
-import { contentHash } from '../hashing/sha256.js';
+import { contentHash, type ContentHasher } from '../hashing/sha256.js';
 import type { JsonlEntry } from './read-jsonl.js';
 
 export interface ChainLinks {
@@ -36,7 +36,7 @@ interface LineCheck {
 	entry: JsonlEntry;
 	links: ChainLinks;
 	/** Resolves to the recomputed hash. */
-	digest: Promise<string>;
+	digest: Promise<string> | string;
 	canonicalForm: boolean;
 }
 
@@ -50,7 +50,8 @@ interface LineCheck {
  */
 export async function verifyChain(
 	entries: readonly JsonlEntry[],
-	kind: ChainKind
+	kind: ChainKind,
+	hasher: ContentHasher = contentHash
 ): Promise<ChainCheck> {
 	let previousSeq = 0;
 	let previousHash = genesisHash;
@@ -91,7 +92,7 @@ export async function verifyChain(
 				links,
 				// sha256(prev_hash + canonical JSON without the hash), as hashAuditEvent and
 				// hashTraceRecord compute it.
-				digest: contentHash(links.prev_hash + canonical.without),
+				digest: hasher(links.prev_hash + canonical.without),
 				// Same content written differently (spacing, escapes, number form) would still hash
 				// the same; the export only ever writes canonical lines, so anything else was edited.
 				canonicalForm: canonical.full === entry.text

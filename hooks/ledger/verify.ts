@@ -1,3 +1,4 @@
+import type { ContentHasher } from '../hashing/sha256.js';
 import { validateTraceRecord } from './agent-trace-schema.js';
 import { canonicalJson } from './canonical-json.js';
 import { readJsonl, type JsonlEntry } from './read-jsonl.js';
@@ -9,6 +10,8 @@ export interface VerifyInput {
 	traceJsonl: string;
 	/** The exported workspace by relative path; when given, file contents are checked too. */
 	files?: ReadonlyMap<string, Uint8Array>;
+	/** A faster sha256 for the two chains (the CLI passes Node's); Web Crypto otherwise. */
+	hasher?: ContentHasher;
 }
 
 export interface VerifyReport {
@@ -60,8 +63,8 @@ export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
 
 	// Side by side, so one chain's hashing overlaps the other's parsing work.
 	const [audit, trace] = await Promise.all([
-		verifyChain(auditEntries, auditChain),
-		verifyChain(traceEntries, traceChain)
+		verifyChain(auditEntries, auditChain, input.hasher),
+		verifyChain(traceEntries, traceChain, input.hasher)
 	]);
 
 	const invalidByLine = new Map<number, InvalidRecord>();

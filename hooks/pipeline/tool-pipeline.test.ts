@@ -463,3 +463,22 @@ describe('ToolPipeline: storage failures', () => {
 		expect(!outcome.ok && outcome.error.message).toContain('quota');
 	});
 });
+
+describe('ToolPipeline: post-hook timeouts', () => {
+	it('records a post-hook that never settles as a hook error and still answers', async () => {
+		const { call, pipeline, ledger } = createTestPipeline({ scheduler: immediateScheduler });
+		pipeline.registry.registerPost({
+			name: 'stuck',
+			priority: 1,
+			timeoutMs: 5,
+			run: () => new Promise(() => undefined)
+		});
+		const outcome = await call('list_files', {});
+		expect(outcome.ok).toBe(true);
+		expect(
+			(await ledger.events()).some(
+				(event) => event.type === 'hook-error' && event.message.includes('timed out')
+			)
+		).toBe(true);
+	});
+});

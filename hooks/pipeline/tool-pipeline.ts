@@ -31,7 +31,7 @@ import type {
 	Scheduler
 } from './ports.js';
 import { resolveTargets } from './resolve-targets.js';
-import { runPreHooks } from './run-pre-hooks.js';
+import { defaultHookTimeoutMs, runPreHooks } from './run-pre-hooks.js';
 import { summarizeInput } from './summarize-input.js';
 import type { ToolCall } from './tool-call.js';
 import type { ToolOutcome } from './tool-outcome.js';
@@ -478,17 +478,21 @@ export class ToolPipeline {
 		const postDrafts: LedgerEventDraft[] = [];
 		for (const hook of this.registry.postHooksFor(call.tool, targets)) {
 			try {
-				await hook.run({
-					call,
-					session,
-					state: this.state,
-					outcome,
-					fs: this.options.fs,
-					callEvents: committed,
-					allEvents: () => this.options.ledger.events(),
-					emit: (draft) => postDrafts.push(draft),
-					nowIso: () => this.options.clock.nowIso()
-				});
+				await this.withTimeout(
+					hook.name,
+					hook.timeoutMs ?? defaultHookTimeoutMs,
+					hook.run({
+						call,
+						session,
+						state: this.state,
+						outcome,
+						fs: this.options.fs,
+						callEvents: committed,
+						allEvents: () => this.options.ledger.events(),
+						emit: (draft) => postDrafts.push(draft),
+						nowIso: () => this.options.clock.nowIso()
+					})
+				);
 			} catch (error) {
 				// Post-hooks never change the result; their failure is recorded for the grader.
 				postDrafts.push({
@@ -504,6 +508,25 @@ export class ToolPipeline {
 		postDrafts.push(this.finishDraft(call, session, outcome));
 		await this.append(postDrafts);
 		return outcome;
+	}
+
+	/** A post-hook that never settles must not hold the call (and the lock) forever. */
+	private async withTimeout(
+		name: string,
+		timeoutMs: number,
+		work: void | Promise<void>
+	): Promise<void> {
+		if (!(work instanceof Promise)) return;
+		const controller = new AbortController();
+		const timeout = this.options.scheduler.delay(timeoutMs, controller.signal).then(() => {
+			throw new Error(`${name} timed out after ${timeoutMs} ms`);
+		});
+		try {
+			await Promise.race([work, timeout]);
+		} finally {
+			controller.abort();
+			timeout.catch(() => undefined);
+		}
 	}
 
 	private async traceDraft(change: FileChange, author: TraceAuthor): Promise<LedgerEventDraft> {

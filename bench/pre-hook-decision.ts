@@ -5,16 +5,12 @@ import { CachedFileHashes } from '../hooks/pipeline/cached-file-hashes.js';
 import { createBuiltInRegistry } from '../hooks/pipeline/create-tool-pipeline.js';
 import { GovernanceState } from '../hooks/pipeline/governance-state.js';
 import type { HookRegistry } from '../hooks/pipeline/hook-registry.js';
-import type {
-	FileHashLookup,
-	PreHookContext,
-	ValidatedCall
-} from '../hooks/pipeline/hook-types.js';
+import type { FileHashLookup, PreHookContext } from '../hooks/pipeline/hook-types.js';
 import type { Scheduler } from '../hooks/pipeline/ports.js';
-import { resolveTargets } from '../hooks/pipeline/resolve-targets.js';
 import { runPreHooks, type PreHookVerdict } from '../hooks/pipeline/run-pre-hooks.js';
 import type { ToolCall } from '../hooks/pipeline/tool-call.js';
-import { isKnownTool, riskOf, toolInputSchemas } from '../hooks/tools/tool-catalog.js';
+import { riskOf } from '../hooks/tools/tool-catalog.js';
+import { validateToolCall } from '../hooks/pipeline/validate-tool-call.js';
 import { InMemoryFileSystem } from '../hooks/workspace/in-memory-file-system.js';
 import {
 	contentOf,
@@ -59,26 +55,17 @@ export function buildPreHookContext(
 	files: FileHashLookup,
 	call: ToolCall
 ): PreHookContext {
-	if (!isKnownTool(call.tool)) throw new Error(`unknown tool ${call.tool}`);
-	const parsed = toolInputSchemas[call.tool].safeParse(call.input);
-	if (!parsed.success)
-		throw new Error(`invalid ${call.tool} input: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
-	const validatedCall: ValidatedCall = {
-		sessionId: call.sessionId,
-		toolCallId: call.toolCallId,
-		tool: call.tool,
-		input: { ...(parsed.data as Record<string, unknown>) }
-	};
-	const resolved = resolveTargets(validatedCall);
-	if (!resolved.ok) throw new Error(resolved.message);
-	if (resolved.requestedScope) validatedCall.input.paths = resolved.requestedScope;
+	const validated = validateToolCall(call);
+	if ('error' in validated)
+		throw new Error(`invalid ${call.tool} call: ${validated.error.message}`);
+	const { validatedCall, targets, command } = validated;
 	return {
 		call: validatedCall,
 		session: state.session(call.sessionId),
 		state,
 		risk: riskOf(call.tool),
-		targets: resolved.targets,
-		command: resolved.command,
+		targets,
+		command,
 		files
 	};
 }

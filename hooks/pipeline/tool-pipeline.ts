@@ -12,7 +12,7 @@ import type {
 	SandboxCapabilities,
 	SandboxFileSystem
 } from '../tools/sandbox-ports.js';
-import { isKnownTool, riskOf, toolInputSchemas } from '../tools/tool-catalog.js';
+import { riskOf } from '../tools/tool-catalog.js';
 import type { AgentSession } from './agent-session.js';
 import { buildTraceRecord, type TraceAuthor } from './build-trace-record.js';
 import { CachedFileHashes } from './cached-file-hashes.js';
@@ -30,7 +30,7 @@ import type {
 	LedgerPort,
 	Scheduler
 } from './ports.js';
-import { resolveTargets } from './resolve-targets.js';
+import { validateToolCall } from './validate-tool-call.js';
 import { defaultHookTimeoutMs, runPreHooks } from './run-pre-hooks.js';
 import { summarizeInput } from './summarize-input.js';
 import type { ToolCall } from './tool-call.js';
@@ -127,7 +127,7 @@ export class ToolPipeline {
 			input: summarizeInput(call.input)
 		};
 
-		const validated = this.validate(call);
+		const validated = validateToolCall(call);
 		if ('error' in validated) {
 			await this.append([
 				startDraft,
@@ -136,8 +136,7 @@ export class ToolPipeline {
 			]);
 			return { ok: false, error: validated.error, changes: [] };
 		}
-		const { validatedCall, targets, command, requestedScope } = validated;
-		if (requestedScope) validatedCall.input.paths = requestedScope;
+		const { validatedCall, targets, command } = validated;
 
 		let release = await this.mutex.lock();
 		try {
@@ -167,12 +166,13 @@ export class ToolPipeline {
 				});
 			}
 			if (verdict.decision === 'deny' && verdict.denial) {
-				const error = verdict.denial.decision.error;
-				drafts.push(this.decisionDraft(call, session, 'deny', verdict.hooks, error));
-				const outcome: ToolOutcome = { ok: false, error, changes: [] };
-				drafts.push(this.finishDraft(call, session, outcome));
-				await this.append(drafts);
-				return outcome;
+				return await this.denied(
+					call,
+					session,
+					verdict.hooks,
+					verdict.denial.decision.error,
+					drafts
+				);
 			}
 			drafts.push(
 				this.decisionDraft(
@@ -238,12 +238,13 @@ export class ToolPipeline {
 					this.options.scheduler
 				);
 				if (recheck.decision === 'deny' && recheck.denial) {
-					const error = recheck.denial.decision.error;
-					drafts.push(this.decisionDraft(call, session, 'deny', recheck.hooks, error));
-					const outcome: ToolOutcome = { ok: false, error, changes: [] };
-					drafts.push(this.finishDraft(call, session, outcome));
-					await this.append(drafts);
-					return outcome;
+					return await this.denied(
+						call,
+						session,
+						recheck.hooks,
+						recheck.denial.decision.error,
+						drafts
+					);
 				}
 			}
 			return await this.execute(validatedCall, session, targets, drafts, runOptions.signal);
@@ -293,51 +294,19 @@ export class ToolPipeline {
 		}
 	}
 
-	private validate(call: ToolCall):
-		| { error: ToolError }
-		| {
-				validatedCall: ValidatedCall;
-				targets: string[];
-				command?: PreHookContext['command'];
-				requestedScope?: string[];
-		  } {
-		if (!isKnownTool(call.tool)) {
-			return {
-				error: toolError(
-					'invalid_input',
-					`Unknown tool "${call.tool}".`,
-					`Use one of: ${Object.keys(toolInputSchemas).join(', ')}.`
-				)
-			};
-		}
-		const parsed = toolInputSchemas[call.tool].safeParse(call.input);
-		if (!parsed.success) {
-			const problems = parsed.error.issues
-				.map((issue) => `${issue.path.length ? issue.path.join('.') : 'input'}: ${issue.message}`)
-				.join('; ');
-			return {
-				error: toolError(
-					'invalid_input',
-					`Invalid input for ${call.tool}: ${problems}.`,
-					`Call ${call.tool} again with arguments that match its schema.`
-				)
-			};
-		}
-		const validatedCall: ValidatedCall = {
-			sessionId: call.sessionId,
-			toolCallId: call.toolCallId,
-			tool: call.tool,
-			input: { ...(parsed.data as Record<string, unknown>) }
-		};
-		const resolved = resolveTargets(validatedCall);
-		if (!resolved.ok)
-			return { error: toolError('invalid_input', resolved.message, resolved.suggestion) };
-		return {
-			validatedCall,
-			targets: resolved.targets,
-			command: resolved.command,
-			requestedScope: resolved.requestedScope
-		};
+	/** Records a deny (decision and finish events) and returns it as the call's outcome. */
+	private async denied(
+		call: ToolCall,
+		session: AgentSession,
+		hooks: string[],
+		error: ToolError,
+		drafts: LedgerEventDraft[]
+	): Promise<ToolOutcome> {
+		const outcome: ToolOutcome = { ok: false, error, changes: [] };
+		drafts.push(this.decisionDraft(call, session, 'deny', hooks, error));
+		drafts.push(this.finishDraft(call, session, outcome));
+		await this.append(drafts);
+		return outcome;
 	}
 
 	private async askHuman(

@@ -1,6 +1,6 @@
 import { toolError } from '../../errors/tool-error.js';
 import { setIntentStatus } from '../../intents/edit-intents-yaml.js';
-import { activeIntentsPath } from '../../pipeline/governance-state.js';
+import { writeIntentsYaml } from './write-intents-yaml.js';
 import type { Executor } from './execution-context.js';
 
 /** Runs the intent's runnable acceptance criteria; only when all pass is the intent COMPLETED. */
@@ -33,9 +33,7 @@ export const completeIntent: Executor = async (context) => {
 		}
 	}
 	const updated = setIntentStatus(context.state.intentsYaml, intentId, 'COMPLETED');
-	await context.fs.writeFile(activeIntentsPath, updated);
-	const reloaded = context.state.reloadIntents(updated);
-	if (!reloaded.ok) throw new Error('the updated intents file did not parse');
+	await writeIntentsYaml(context, updated);
 	context.emit({
 		type: 'intent-status-change',
 		session_id: context.session.id,

@@ -1,5 +1,5 @@
 import { addOwnedScope } from '../../intents/edit-intents-yaml.js';
-import { activeIntentsPath } from '../../pipeline/governance-state.js';
+import { writeIntentsYaml } from './write-intents-yaml.js';
 import type { Executor } from './execution-context.js';
 
 /** Runs only after the human approved: adds the paths to the intent's owned_scope in the YAML. */
@@ -7,9 +7,7 @@ export const requestScopeExpansion: Executor = async (context) => {
 	const intentId = String(context.call.input.intent_id);
 	const paths = context.call.input.paths as string[];
 	const updated = addOwnedScope(context.state.intentsYaml, intentId, paths);
-	await context.fs.writeFile(activeIntentsPath, updated);
-	const reloaded = context.state.reloadIntents(updated);
-	if (!reloaded.ok) throw new Error('the updated intents file did not parse');
+	await writeIntentsYaml(context, updated);
 	context.emit({
 		type: 'scope-expand',
 		session_id: context.session.id,

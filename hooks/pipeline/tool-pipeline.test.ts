@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { skip } from './decision.js';
-import { createTestPipeline, immediateScheduler } from './pipeline-test-kit.js';
+import { createTestPipeline, immediateScheduler, intentsFixture } from './pipeline-test-kit.js';
 
 const jwt = 'export const sign = (payload: string) => payload;\n';
 
@@ -480,5 +480,34 @@ describe('ToolPipeline: post-hook timeouts', () => {
 				(event) => event.type === 'hook-error' && event.message.includes('timed out')
 			)
 		).toBe(true);
+	});
+});
+
+describe('ToolPipeline: people edit governance files', () => {
+	it('follows a human edit of the intents file and of .intentignore at once', async () => {
+		const { call, pipeline, state, prompts } = createTestPipeline({ policy: 'never' });
+		await pipeline.recordHumanEdit({
+			path: '.orchestration/active_intents.yaml',
+			content: intentsFixture.replace(
+				'owned_scope: ["src/db/**"]',
+				'owned_scope: ["src/db/**", "docs/**"]'
+			)
+		});
+		expect(state.scope.isInScope('INT-002', 'docs/x.md')).toBe(true);
+		await pipeline.recordHumanEdit({
+			path: '.orchestration/active_intents.yaml',
+			content: 'active_intents: ['
+		});
+		expect(state.intentsErrors.length).toBeGreaterThan(0);
+		expect(state.scope.isInScope('INT-002', 'docs/x.md')).toBe(true);
+		await pipeline.recordHumanEdit({ path: '.intentignore', content: 'INT-002\n' });
+		await call('select_active_intent', { intent_id: 'INT-002' });
+		await call('write_to_file', {
+			path: 'docs/x.md',
+			content: 'x',
+			intent_id: 'INT-002',
+			mutation_class: 'INTENT_EVOLUTION'
+		});
+		expect(prompts).toHaveLength(1);
 	});
 });

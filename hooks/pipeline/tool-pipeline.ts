@@ -17,7 +17,7 @@ import type { AgentSession } from './agent-session.js';
 import { buildTraceRecord, type TraceAuthor } from './build-trace-record.js';
 import { CachedFileHashes } from './cached-file-hashes.js';
 import type { ApprovalRequest } from './decision.js';
-import type { GovernanceState } from './governance-state.js';
+import { activeIntentsPath, intentIgnorePath, type GovernanceState } from './governance-state.js';
 import { HookRegistry } from './hook-registry.js';
 import type { FileHashLookup, PreHookContext, ValidatedCall } from './hook-types.js';
 import { Mutex } from './mutex.js';
@@ -288,10 +288,22 @@ export class ToolPipeline {
 				declaredClass: null
 			};
 			const record = await this.traceDraft(change, author);
-			return await this.commit([change], [record]);
+			const events = await this.commit([change], [record]);
+			this.followGovernanceFile(path, after);
+			return events;
 		} finally {
 			release();
 		}
+	}
+
+	/**
+	 * A person may edit the intents or `.intentignore` in the editor: governance follows at once.
+	 * Invalid YAML keeps the last valid intents in force (see GovernanceState.reloadIntents).
+	 */
+	private followGovernanceFile(path: string, content: Uint8Array | null): void {
+		const text = content === null ? '' : new TextDecoder().decode(content);
+		if (path === activeIntentsPath && content !== null) this.state.reloadIntents(text);
+		else if (path === intentIgnorePath) this.state.reloadIntentIgnore(text);
 	}
 
 	/** Records a deny (decision and finish events) and returns it as the call's outcome. */

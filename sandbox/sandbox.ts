@@ -1,6 +1,7 @@
 import type {
 	ExecOptions,
 	ExecResult,
+	FileChange,
 	SandboxCapabilities,
 	SandboxFileSystem
 } from '../hooks/tools/sandbox-ports.js';
@@ -25,8 +26,7 @@ export type SandboxKind = 'local' | 'webcontainer';
  * Every path in `fs` is workspace-relative POSIX ('' or '.' is the root); a path that is
  * absolute or climbs above the root is rejected with an Error.
  *
- * `openShell({ cols, rows })` (an interactive terminal session) arrives with the IDE work; it is
- * deliberately absent here rather than faked.
+ * `openShell({ cols, rows })` opens the person's interactive terminal session (see ShellSession).
  */
 export interface Sandbox {
 	readonly kind: SandboxKind;
@@ -38,6 +38,46 @@ export interface Sandbox {
 	 */
 	exec(command: string, options?: ExecOptions): Promise<ExecResult>;
 	readonly capabilities: SandboxCapabilities;
+	/** The person's terminal. Several may be open; each keeps its own working folder. */
+	openShell(size: { cols: number; rows: number }): Promise<ShellSession>;
 	/** Stops any running command and releases resources; later calls reject. Idempotent. */
 	dispose(): Promise<void>;
+}
+
+/**
+ * An interactive shell for the terminal, in one of two shapes:
+ * - `line`: the terminal edits a line (history, Ctrl+C) and runs it; the session keeps the
+ *   working folder and exported variables between lines (the local just-bash backend);
+ * - `pty`: a real pseudo-terminal byte stream (WebContainer's `jsh`); the terminal forwards keys.
+ * Files a line changed are reported so the IDE can refresh the tree and open editors.
+ */
+export type ShellSession = LineShellSession | PtyShellSession;
+
+export interface LineShellResult {
+	exitCode: number;
+	/** True when Ctrl+C (the signal) or the time limit stopped it. */
+	interrupted: boolean;
+	changes: FileChange[];
+}
+
+export interface LineShellSession {
+	readonly mode: 'line';
+	/** Workspace-relative working folder ('' is the root), for the prompt. */
+	readonly cwd: string;
+	run(
+		line: string,
+		options?: { signal?: AbortSignal; onOutput?: (chunk: string) => void }
+	): Promise<LineShellResult>;
+	dispose(): void;
+}
+
+export interface PtyShellSession {
+	readonly mode: 'pty';
+	write(data: string): void;
+	/** Returns an unsubscribe function. */
+	onData(listener: (data: string) => void): () => void;
+	resize(size: { cols: number; rows: number }): void;
+	/** Resolves with the shell's exit code when it ends. */
+	readonly exit: Promise<number>;
+	dispose(): void;
 }

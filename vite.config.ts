@@ -5,6 +5,17 @@ import { crossOriginIsolation } from './vite-plugins/cross-origin-isolation.js';
 export default defineConfig({
 	// Cross-origin isolation first: its middleware must run before SvelteKit's.
 	plugins: [crossOriginIsolation(), sveltekit()],
+	resolve: {
+		alias: [
+			// monaco-yaml's worker imports a path that Monaco 0.57's exports map no longer provides.
+			{
+				find: /^monaco-editor\/esm\/vs\/editor\/editor\.worker\.js$/,
+				replacement: 'monaco-editor/editor/editor.worker.js'
+			}
+		]
+	},
+	// Module workers: same-origin, bundled, allowed under COEP require-corp.
+	worker: { format: 'es' },
 	test: {
 		environment: 'node',
 		include: ['{hooks,sandbox,bin,app,bench,vite-plugins}/**/*.test.ts'],

@@ -16,12 +16,10 @@ test('the home page is served cross-origin isolated, assets included', async ({ 
 	expect(documentHeaders['cross-origin-embedder-policy']).toBe('require-corp');
 	expect(documentHeaders['cross-origin-resource-policy']).toBe('same-origin');
 
-	await expect(page.getByRole('main')).toBeVisible();
-	await expect(
-		page.getByRole('heading', { level: 1, name: 'Threadline — intent-driven IDE (in development)' })
-	).toBeVisible();
-	// The text flips from "checking…" only after hydration, so this also proves the scripts ran.
-	await expect(page.getByTestId('isolation-status')).toHaveText('Cross-origin isolated: yes');
+	// The IDE renders only in the browser, so a visible tree also proves the scripts ran.
+	await expect(page.getByRole('tree', { name: 'Workspace files' })).toBeVisible({
+		timeout: 30_000
+	});
 	expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
 
 	expect(immutableScripts.length).toBeGreaterThan(0);

@@ -18,10 +18,24 @@ export type ResolvedTargets =
 /** The normalised paths a call will change, or why its paths are unusable. */
 export function resolveTargets(call: ValidatedCall): ResolvedTargets {
 	switch (call.tool) {
+		case 'read_file': {
+			// Reading changes nothing, so it has no targets (scope and protected paths do not apply);
+			// the path is still normalised, and the executor reads the normalised one.
+			const raw = String(call.input.path);
+			const normalised = normalizeWorkspacePath(raw);
+			if (!normalised.ok) {
+				return {
+					ok: false,
+					message: `path "${raw}": ${normalised.reason}`,
+					suggestion: 'Use a workspace-relative path such as src/index.ts.'
+				};
+			}
+			call.input.path = normalised.path;
+			return { ok: true, targets: [] };
+		}
 		case 'write_to_file':
 		case 'apply_diff':
-		case 'delete_file':
-		case 'read_file': {
+		case 'delete_file': {
 			const raw = String(call.input.path);
 			const normalised = normalizeWorkspacePath(raw);
 			if (!normalised.ok) {

@@ -511,3 +511,16 @@ describe('ToolPipeline: people edit governance files', () => {
 		expect(prompts).toHaveLength(1);
 	});
 });
+
+describe('ToolPipeline: reading is not changing', () => {
+	it('lets an agent read files outside its scope and the governance files, but not change them', async () => {
+		const { call } = createTestPipeline({
+			files: { 'src/db/users.ts': 'export const users = [];\n' }
+		});
+		await call('select_active_intent', { intent_id: 'INT-001' });
+		expect((await call('read_file', { path: './src/db/users.ts' })).ok).toBe(true);
+		expect((await call('read_file', { path: '.orchestration/active_intents.yaml' })).ok).toBe(true);
+		const escape = await call('read_file', { path: '../secrets' });
+		expect(!escape.ok && escape.error.code).toBe('invalid_input');
+	});
+});

@@ -36,7 +36,8 @@ export interface PositionedYaml {
 	keyAt(path: readonly YamlPathSegment[]): YamlPosition;
 }
 
-export type ReadYamlResult = { ok: true; yaml: PositionedYaml } | { ok: false; errors: YamlMessage[] };
+export type ReadYamlResult =
+	{ ok: true; yaml: PositionedYaml } | { ok: false; errors: YamlMessage[] };
 
 /** Enough for anchors an instructor reuses; far below what an alias bomb needs. */
 const maximumAliasCount = 1000;
@@ -84,7 +85,10 @@ export function readYamlWithPositions(text: string): ReadYamlResult {
 	} catch (error) {
 		// toJS refuses alias bombs ("billion laughs"): report it instead of hanging.
 		const message = error instanceof Error ? error.message : String(error);
-		return { ok: false, errors: [{ line: 1, column: 1, message: `The file could not be read: ${message}` }] };
+		return {
+			ok: false,
+			errors: [{ line: 1, column: 1, message: `The file could not be read: ${message}` }]
+		};
 	}
 
 	return {

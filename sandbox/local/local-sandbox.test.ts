@@ -89,13 +89,13 @@ describe('local sandbox', () => {
 		await expect(sandbox.exec('echo', { timeoutMs: -5 })).rejects.toThrow(/positive/);
 	});
 
-	it('lists just-bash commands and describes itself', async () => {
+	it('lists just-bash commands plus node and describes itself', async () => {
 		sandbox = await createLocalSandbox({ files: new MemoryWorkspaceFiles() });
 		expect(sandbox.kind).toBe('local');
 		expect(sandbox.capabilities).toEqual({
 			kind: 'local',
 			description: localSandboxDescription,
-			commands: [...getCommandNames()].sort()
+			commands: [...getCommandNames(), 'node'].sort()
 		});
 		expect(sandbox.capabilities.commands).not.toContain('npm');
 		expect(sandbox.capabilities.commands).not.toContain('curl');

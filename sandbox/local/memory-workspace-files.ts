@@ -19,6 +19,14 @@ type MemoryNode =
 export type InitialWorkspaceFiles = Record<string, string | Uint8Array>;
 
 /**
+ * One stored entry as `entryAt`/`allEntries` expose it: the stored bytes themselves, not a copy,
+ * so persistence (which clones them anyway) can read 1,000 files without copying each twice.
+ * Callers must not mutate `data`.
+ */
+export type MemoryWorkspaceEntry =
+	{ path: string; kind: 'file'; data: Uint8Array } | { path: string; kind: 'directory' };
+
+/**
  * A workspace held in memory (tests, throwaway sandboxes). Bytes are copied on the way in and out
  * so callers can never mutate stored content behind the sandbox's back.
  */
@@ -36,6 +44,30 @@ export class MemoryWorkspaceFiles implements WorkspaceFiles {
 			this.createFoldersFor(path);
 			this.writeSync(path, typeof content === 'string' ? encoder.encode(content) : content);
 		}
+	}
+
+	/**
+	 * A store holding exactly `entries` (folders may be empty; missing parents are implied), e.g. a
+	 * workspace restored from IndexedDB. Paths are normalized and checked like initial files.
+	 */
+	static fromEntries(
+		entries: Iterable<
+			{ path: string; kind: 'file'; data: Uint8Array } | { path: string; kind: 'directory' }
+		>,
+		options: { now?: () => number } = {}
+	): MemoryWorkspaceFiles {
+		const files = new MemoryWorkspaceFiles({}, options);
+		for (const entry of entries) {
+			const path = normalizeWorkspacePath(entry.path);
+			if (path === '') throw new Error('Entries cannot include the workspace root');
+			if (entry.kind === 'file') {
+				files.createFoldersFor(path);
+				files.writeSync(path, entry.data);
+			} else {
+				files.createFoldersFor(path, { includingLast: true });
+			}
+		}
+		return files;
 	}
 
 	async stat(path: string): Promise<WorkspaceEntryInfo | null> {
@@ -90,6 +122,42 @@ export class MemoryWorkspaceFiles implements WorkspaceFiles {
 		});
 	}
 
+	/** What is stored at a normalized path, synchronously; `null` when nothing is. */
+	entryAt(path: string): MemoryWorkspaceEntry | null {
+		const node = this.nodes.get(path);
+		if (!node) return null;
+		return node.kind === 'file'
+			? { path, kind: 'file', data: node.data }
+			: { path, kind: 'directory' };
+	}
+
+	/** Every folder and file except the root, parents before their children, siblings by name. */
+	allEntries(): MemoryWorkspaceEntry[] {
+		const entries: MemoryWorkspaceEntry[] = [];
+		const visit = (folder: string) => {
+			const node = this.nodes.get(folder);
+			if (node?.kind !== 'directory') return;
+			for (const name of [...node.children].sort(compareEntryNames)) {
+				const path = joinWorkspacePath(folder, name);
+				const entry = this.entryAt(path);
+				if (!entry) continue;
+				entries.push(entry);
+				if (entry.kind === 'directory') visit(path);
+			}
+		};
+		visit('');
+		return entries;
+	}
+
+	/** Every file's bytes (copies), keyed by path, in tree order: for zip export and tests. */
+	snapshot(): Map<string, Uint8Array> {
+		const files = new Map<string, Uint8Array>();
+		for (const entry of this.allEntries()) {
+			if (entry.kind === 'file') files.set(entry.path, entry.data.slice());
+		}
+		return files;
+	}
+
 	private writeSync(path: string, data: Uint8Array): void {
 		if (!(data instanceof Uint8Array)) {
 			throw new TypeError(`write expects a Uint8Array for '${path}'`);
@@ -112,8 +180,9 @@ export class MemoryWorkspaceFiles implements WorkspaceFiles {
 		return parent;
 	}
 
-	private createFoldersFor(path: string): void {
-		const segments = path.split('/').slice(0, -1);
+	/** Creates the parent folders of `path` (and `path` itself with `includingLast`). */
+	private createFoldersFor(path: string, options: { includingLast?: boolean } = {}): void {
+		const segments = options.includingLast ? path.split('/') : path.split('/').slice(0, -1);
 		let folder = '';
 		for (const segment of segments) {
 			folder = joinWorkspacePath(folder, segment);

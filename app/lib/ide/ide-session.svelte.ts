@@ -1,14 +1,16 @@
-import { zipEntries, unzipEntries } from '../../../hooks/ledger/read-export.js';
-import { normalizeWorkspacePath } from '../../../hooks/paths/normalize-path.js';
 import { isProtectedPath } from '../../../hooks/paths/protected-paths.js';
 import type { FileChange } from '../../../hooks/tools/sandbox-ports.js';
-import type { ScenarioBundle } from '../../../hooks/scenarios/scenario-schema.js';
 import type { Sandbox, ShellSession } from '../../../sandbox/sandbox.js';
-import { chooseSandbox, startSandbox, type SandboxRequest } from '../../../sandbox/choose-sandbox.js';
+import {
+	chooseSandbox,
+	startSandbox,
+	type SandboxRequest
+} from '../../../sandbox/choose-sandbox.js';
 import { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { Workspace } from '../workspace/workspace.svelte.js';
 import { downloadBytes } from '../workspace/file-transfer.js';
 import { bundleFileBytes, resolveScenario, type ResolvedScenario } from './resolve-scenario.js';
+import { readWorkspaceZip, zipWorkspace } from './workspace-zip.js';
 
 export type IdeStatus = 'loading' | 'ready' | 'error';
 
@@ -23,7 +25,9 @@ export class IdeSession {
 	failure = $state<string | null>(null);
 	scenario = $state<ResolvedScenario | null>(null);
 	sandboxKind = $state<Sandbox['kind'] | null>(null);
-	/** Why the sandbox is the one it is (e.g. a WebContainer fallback), shown as a notice. */
+	/** Why the sandbox is the one it is, e.g. "Offline sandbox: requested". */
+	sandboxReason = $state<string | null>(null);
+	/** Shown as a banner when the sandbox is not the one asked for (e.g. a WebContainer fallback). */
 	sandboxNotice = $state<string | null>(null);
 	/** Storage (IndexedDB) trouble: the work is kept in memory; the notice says what to do. */
 	storageProblem = $state<string | null>(null);
@@ -37,13 +41,20 @@ export class IdeSession {
 	private stopStorageWatch: (() => void) | null = null;
 
 	constructor(
-		private readonly request: { scenario: string | null; sandbox: string | null; fetcher?: typeof fetch }
+		private readonly request: {
+			scenario: string | null;
+			sandbox: string | null;
+			fetcher?: typeof fetch;
+		}
 	) {}
 
 	async start(): Promise<void> {
 		try {
 			this.step = 'Loading the scenario…';
-			const scenario = await resolveScenario(this.request.scenario, this.request.fetcher ?? fetch.bind(globalThis));
+			const scenario = await resolveScenario(
+				this.request.scenario,
+				this.request.fetcher ?? fetch.bind(globalThis)
+			);
 			this.scenario = scenario;
 			this.step = 'Opening the saved workspace…';
 			this.store = await IndexedDbWorkspaceFiles.open(workspaceDatabaseName(scenario), {
@@ -69,33 +80,32 @@ export class IdeSession {
 
 	/** Replaces the workspace with the files of a zip (after the person confirmed). */
 	async importZip(file: File): Promise<void> {
-		let entries: Map<string, Uint8Array>;
+		let imported: ReturnType<typeof readWorkspaceZip>;
 		try {
-			entries = unzipEntries(new Uint8Array(await file.arrayBuffer()));
+			imported = readWorkspaceZip(new Uint8Array(await file.arrayBuffer()));
 		} catch (error) {
 			this.notice = `${file.name} is not a readable zip: ${error instanceof Error ? error.message : String(error)}`;
 			return;
 		}
-		const files: Record<string, Uint8Array> = {};
-		const prefix = commonTopFolder([...entries.keys()]);
-		for (const [rawPath, bytes] of entries) {
-			const normalised = normalizeWorkspacePath(prefix ? rawPath.slice(prefix.length) : rawPath);
-			if (!normalised.ok || normalised.path === '') continue;
-			files[normalised.path] = bytes;
-		}
-		if (Object.keys(files).length === 0) {
-			this.notice = `${file.name} contains no files.`;
+		const count = Object.keys(imported.files).length;
+		if (count === 0) {
+			this.notice = `${file.name} contains no usable files.`;
 			return;
 		}
-		await this.replaceFiles(files);
-		this.notice = `Imported ${Object.keys(files).length} files from ${file.name}.`;
+		await this.replaceFiles(imported.files);
+		const skipped = imported.skipped.length
+			? ` (${imported.skipped.length} entries with unusable paths were skipped)`
+			: '';
+		this.notice = `Imported ${count} files from ${file.name}${skipped}.`;
 	}
 
 	exportZip(): void {
 		if (!this.store || !this.scenario) return;
-		const entries = new Map<string, Uint8Array>();
-		for (const [path, bytes] of this.store.snapshot()) entries.set(`${this.scenario.id}/${path}`, bytes);
-		downloadBytes(`${this.scenario.id}-workspace.zip`, zipEntries(entries), 'application/zip');
+		downloadBytes(
+			`${this.scenario.id}-workspace.zip`,
+			zipWorkspace(this.store.snapshot(), this.scenario.id),
+			'application/zip'
+		);
 	}
 
 	/**
@@ -150,18 +160,23 @@ export class IdeSession {
 		const store = this.store;
 		const started = await startSandbox(choice, {
 			startLocal: async () => {
-				const { createWorkerLocalSandbox } = await import('../../../sandbox/local/worker-local-sandbox.js');
+				const { createWorkerLocalSandbox } =
+					await import('../../../sandbox/browser/worker-local-sandbox.js');
 				return createWorkerLocalSandbox({ files: store });
 			},
 			startWebContainer: async () => {
-				const { createWebContainerSandbox } = await import('../../../sandbox/webcontainer/webcontainer-sandbox.js');
+				const { createWebContainerSandbox } =
+					await import('../../../sandbox/webcontainer/webcontainer-sandbox.js');
 				return createWebContainerSandbox({
 					files: Object.fromEntries(store.snapshot()),
 					onProgress: (stage) => (this.step = `WebContainer: ${stage}…`)
 				});
-			},
-			onNotice: (message) => (this.sandboxNotice = message)
+			}
 		});
+		// A banner only when something is not as asked (a fallback, an unknown ?sandbox= value);
+		// the reason is always available on the sandbox badge.
+		this.sandboxReason = started.reason;
+		this.sandboxNotice = started.fellBack || choice.note ? started.reason : null;
 		this.sandbox = started.sandbox;
 		this.sandboxKind = started.sandbox.kind;
 		const workspace = new Workspace(started.sandbox.fs);
@@ -182,11 +197,4 @@ export class IdeSession {
 
 function workspaceDatabaseName(scenario: ResolvedScenario): string {
 	return `threadline-workspace-${scenario.trusted ? scenario.id : `remote-${scenario.id}`}`;
-}
-
-/** Zips made by "Export" put everything in one top folder; it is not part of the paths. */
-function commonTopFolder(paths: string[]): string {
-	const first = paths[0]?.split('/')[0];
-	if (!first || paths.some((path) => !path.startsWith(`${first}/`))) return '';
-	return `${first}/`;
 }

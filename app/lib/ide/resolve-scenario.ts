@@ -1,5 +1,9 @@
 import type { ScenarioBundle } from '../../../hooks/scenarios/scenario-schema.js';
-import { loadBuiltInScenario, loadRemoteScenario, loadScenarioIndex } from '../scenarios/scenario-source.js';
+import {
+	loadBuiltInScenario,
+	loadRemoteScenario,
+	loadScenarioIndex
+} from '../scenarios/scenario-source.js';
 
 export interface ResolvedScenario {
 	id: string;
@@ -13,18 +17,29 @@ export interface ResolvedScenario {
  * `?scenario=` → the scenario to open: nothing means the default built-in, an id a built-in,
  * an http(s) URL a remote bundle or zip (shown as untrusted; nothing in it runs by itself).
  */
-export async function resolveScenario(parameter: string | null, fetcher: typeof fetch): Promise<ResolvedScenario> {
+export async function resolveScenario(
+	parameter: string | null,
+	fetcher: typeof fetch
+): Promise<ResolvedScenario> {
 	if (parameter && /^https?:\/\//i.test(parameter)) {
 		const remote = await loadRemoteScenario(parameter, fetcher);
 		if (!remote.ok) throw new Error(remote.error);
-		return { id: remote.bundle.manifest.id, bundle: remote.bundle, trusted: false, source: parameter };
+		return {
+			id: remote.bundle.manifest.id,
+			bundle: remote.bundle,
+			trusted: false,
+			source: parameter
+		};
 	}
 	const index = await loadScenarioIndex(fetcher);
 	if (!index.ok) throw new Error(index.error);
-	const id = parameter ?? index.scenarios.find((scenario) => scenario.default)?.id ?? index.scenarios[0]?.id;
+	const id =
+		parameter ?? index.scenarios.find((scenario) => scenario.default)?.id ?? index.scenarios[0]?.id;
 	if (!id) throw new Error('No scenarios are installed (public/scenarios/index.json is empty).');
 	if (!index.scenarios.some((scenario) => scenario.id === id)) {
-		throw new Error(`There is no built-in scenario "${id}". Available: ${index.scenarios.map((scenario) => scenario.id).join(', ')}.`);
+		throw new Error(
+			`There is no built-in scenario "${id}". Available: ${index.scenarios.map((scenario) => scenario.id).join(', ')}.`
+		);
 	}
 	const loaded = await loadBuiltInScenario(id, fetcher);
 	if (!loaded.ok) throw new Error(loaded.error);
@@ -35,7 +50,10 @@ export function bundleFileBytes(bundle: ScenarioBundle): Record<string, Uint8Arr
 	const encoder = new TextEncoder();
 	const files: Record<string, Uint8Array> = {};
 	for (const [path, file] of Object.entries(bundle.files)) {
-		files[path] = file.encoding === 'utf8' ? encoder.encode(file.content) : Uint8Array.from(atob(file.content), (character) => character.charCodeAt(0));
+		files[path] =
+			file.encoding === 'utf8'
+				? encoder.encode(file.content)
+				: Uint8Array.from(atob(file.content), (character) => character.charCodeAt(0));
 	}
 	return files;
 }

@@ -3,7 +3,10 @@
  * with DOMPurify so no script, handler or foreign frame survives. Loaded lazily (browser only).
  */
 export async function renderMarkdown(text: string): Promise<string> {
-	const [{ marked }, { default: DOMPurify }] = await Promise.all([import('marked'), import('dompurify')]);
+	const [{ marked }, { default: DOMPurify }] = await Promise.all([
+		import('marked'),
+		import('dompurify')
+	]);
 	const html = await marked.parse(text, { gfm: true, breaks: false });
 	return DOMPurify.sanitize(html, {
 		USE_PROFILES: { html: true },

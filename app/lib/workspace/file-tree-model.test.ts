@@ -2,25 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { ancestorsOf, buildTreeRows } from './file-tree-model.js';
 
 describe('buildTreeRows', () => {
-	const files = ['src/auth/jwt.ts', 'src/index.ts', 'README.md', '.orchestration/active_intents.yaml', 'a.txt'];
+	const files = [
+		'src/auth/jwt.ts',
+		'src/index.ts',
+		'README.md',
+		'.orchestration/active_intents.yaml',
+		'a.txt'
+	];
 
 	it('lists folders first, then files, case-insensitively, showing only expanded folders', () => {
 		const rows = buildTreeRows(files, [], new Set(['src']));
-		expect(rows.map((row) => `${'  '.repeat(row.level - 1)}${row.name}${row.kind === 'directory' ? '/' : ''}`)).toEqual([
-			'.orchestration/',
-			'src/',
-			'  auth/',
-			'  index.ts',
-			'a.txt',
-			'README.md'
-		]);
+		expect(
+			rows.map(
+				(row) => `${'  '.repeat(row.level - 1)}${row.name}${row.kind === 'directory' ? '/' : ''}`
+			)
+		).toEqual(['.orchestration/', 'src/', '  auth/', '  index.ts', 'a.txt', 'README.md']);
 	});
 
 	it('marks .orchestration/ and .git/ as locked and keeps empty folders', () => {
 		const rows = buildTreeRows(files, ['docs'], new Set(['.orchestration']));
-		expect(rows.find((row) => row.path === '.orchestration/active_intents.yaml')?.locked).toBe(true);
+		expect(rows.find((row) => row.path === '.orchestration/active_intents.yaml')?.locked).toBe(
+			true
+		);
 		expect(rows.find((row) => row.path === '.orchestration')?.locked).toBe(true);
-		expect(rows.find((row) => row.path === 'docs')).toMatchObject({ kind: 'directory', locked: false, level: 1 });
+		expect(rows.find((row) => row.path === 'docs')).toMatchObject({
+			kind: 'directory',
+			locked: false,
+			level: 1
+		});
 	});
 });
 

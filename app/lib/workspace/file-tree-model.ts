@@ -1,4 +1,5 @@
 import { isProtectedPath } from '../../../hooks/paths/protected-paths.js';
+import type { SandboxFileSystem } from '../../../hooks/tools/sandbox-ports.js';
 
 /** One row of the file tree as the tree view renders it (depth-first, folders first). */
 export interface TreeRow {
@@ -52,12 +53,26 @@ export function buildTreeRows(
 		for (const name of [...node.folders.keys()].sort(compareNames)) {
 			const path = prefix ? `${prefix}/${name}` : name;
 			const isExpanded = expanded.has(path);
-			rows.push({ path, name, kind: 'directory', level, expanded: isExpanded, locked: isProtectedPath(path) });
+			rows.push({
+				path,
+				name,
+				kind: 'directory',
+				level,
+				expanded: isExpanded,
+				locked: isProtectedPath(path)
+			});
 			if (isExpanded) visit(node.folders.get(name) as FolderNode, path, level + 1);
 		}
 		for (const name of [...node.files].sort(compareNames)) {
 			const path = prefix ? `${prefix}/${name}` : name;
-			rows.push({ path, name, kind: 'file', level, expanded: false, locked: isProtectedPath(path) });
+			rows.push({
+				path,
+				name,
+				kind: 'file',
+				level,
+				expanded: false,
+				locked: isProtectedPath(path)
+			});
 		}
 	};
 	visit(root, '', 1);
@@ -75,6 +90,28 @@ function compareNames(left: string, right: string): number {
 export function ancestorsOf(path: string): string[] {
 	const segments = path.split('/');
 	const ancestors: string[] = [];
-	for (let index = 1; index < segments.length; index++) ancestors.push(segments.slice(0, index).join('/'));
+	for (let index = 1; index < segments.length; index++)
+		ancestors.push(segments.slice(0, index).join('/'));
 	return ancestors;
+}
+
+/** Every file (with its size) and folder of a workspace, depth first. */
+export async function listWorkspace(
+	fs: SandboxFileSystem
+): Promise<{ files: [string, number][]; folders: string[] }> {
+	const files: [string, number][] = [];
+	const folders: string[] = [];
+	const walk = async (folder: string): Promise<void> => {
+		for (const entry of await fs.readdir(folder)) {
+			const path = folder ? `${folder}/${entry.name}` : entry.name;
+			if (entry.kind === 'directory') {
+				folders.push(path);
+				await walk(path);
+			} else {
+				files.push([path, (await fs.stat(path))?.size ?? 0]);
+			}
+		}
+	};
+	await walk('');
+	return { files, folders };
 }

@@ -11,7 +11,10 @@ async function workspaceWith(files: Record<string, string | Uint8Array>) {
 
 describe('Workspace', () => {
 	it('lists files and folders and opens a file in a tab', async () => {
-		const { workspace } = await workspaceWith({ 'src/a.ts': 'export {};\n', 'README.md': '# hi\n' });
+		const { workspace } = await workspaceWith({
+			'src/a.ts': 'export {};\n',
+			'README.md': '# hi\n'
+		});
 		expect([...workspace.files.keys()].sort()).toEqual(['README.md', 'src/a.ts']);
 		expect(workspace.folders.has('src')).toBe(true);
 		await workspace.open('src/a.ts');
@@ -60,7 +63,10 @@ describe('Workspace', () => {
 	});
 
 	it('opens binary files without text and governance files read-only', async () => {
-		const { workspace } = await workspaceWith({ 'logo.png': new Uint8Array([137, 80, 78, 71, 0, 0]), '.orchestration/active_intents.yaml': 'active_intents: []\n' });
+		const { workspace } = await workspaceWith({
+			'logo.png': new Uint8Array([137, 80, 78, 71, 0, 0]),
+			'.orchestration/active_intents.yaml': 'active_intents: []\n'
+		});
 		await workspace.open('logo.png');
 		expect(workspace.activeFile).toMatchObject({ kind: 'binary', content: '' });
 		await workspace.open('.orchestration/active_intents.yaml');
@@ -90,12 +96,18 @@ describe('Workspace', () => {
 
 	it('keeps edits in the editor when saving fails', async () => {
 		const fs = new InMemoryFileSystem({ 'a.ts': 'one' });
-		const workspace = new Workspace(fs, { saveAsHuman: async () => { throw new Error('QuotaExceededError'); } });
+		const workspace = new Workspace(fs, {
+			saveAsHuman: async () => {
+				throw new Error('QuotaExceededError');
+			}
+		});
 		await workspace.refresh();
 		await workspace.open('a.ts');
 		workspace.edit('a.ts', 'two');
 		expect(await workspace.save('a.ts')).toBe(false);
-		expect(workspace.error).toMatch(/Could not save a\.ts: QuotaExceededError\. Your edits are still in the editor/);
+		expect(workspace.error).toMatch(
+			/Could not save a\.ts: QuotaExceededError\. Your edits are still in the editor/
+		);
 		expect(workspace.activeFile?.content).toBe('two');
 	});
 

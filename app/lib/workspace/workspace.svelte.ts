@@ -9,10 +9,8 @@ import type {
 	FileWatchEvent,
 	SandboxFileSystem
 } from '../../../hooks/tools/sandbox-ports.js';
-import { ancestorsOf, buildTreeRows } from './file-tree-model.js';
-
-/** Files above this size open read-only: Monaco and the page stay responsive. */
-export const maximumEditableBytes = 2 * 1024 * 1024;
+import { fileKind } from '../editor/file-kind.js';
+import { ancestorsOf, buildTreeRows, listWorkspace } from './file-tree-model.js';
 
 export interface OpenFile {
 	path: string;
@@ -53,7 +51,9 @@ export class Workspace implements SandboxFileSystem {
 	error = $state<string | null>(null);
 	readonly rows = $derived(buildTreeRows(this.files.keys(), this.folders, this.expanded));
 	readonly activeFile = $derived(this.tabs.find((tab) => tab.path === this.activePath) ?? null);
-	readonly dirtyCount = $derived(this.tabs.filter((tab) => tab.content !== tab.savedContent).length);
+	readonly dirtyCount = $derived(
+		this.tabs.filter((tab) => tab.content !== tab.savedContent).length
+	);
 	private readonly stopWatching: () => void;
 
 	constructor(
@@ -69,26 +69,17 @@ export class Workspace implements SandboxFileSystem {
 
 	/** Reads the whole file list from the filesystem (after load, reset or import). */
 	async refresh(): Promise<void> {
-		const files = new Map<string, number>();
-		const folders = new Set<string>();
-		const walk = async (folder: string): Promise<void> => {
-			for (const entry of await this.inner.readdir(folder)) {
-				const path = folder ? `${folder}/${entry.name}` : entry.name;
-				if (entry.kind === 'directory') {
-					folders.add(path);
-					await walk(path);
-				} else {
-					files.set(path, (await this.inner.stat(path))?.size ?? 0);
-				}
-			}
-		};
-		await walk('');
+		const listing = await listWorkspace(this.inner);
 		this.files.clear();
-		for (const [path, size] of files) this.files.set(path, size);
+		for (const [path, size] of listing.files) this.files.set(path, size);
 		this.folders.clear();
-		for (const folder of folders) this.folders.add(folder);
+		for (const folder of listing.folders) this.folders.add(folder);
 		for (const tab of this.tabs) {
-			if (!this.files.has(tab.path)) tab.conflict = { message: 'This file no longer exists in the workspace.', diskContent: null };
+			if (!this.files.has(tab.path))
+				tab.conflict = {
+					message: 'This file no longer exists in the workspace.',
+					diskContent: null
+				};
 		}
 	}
 
@@ -128,7 +119,8 @@ export class Workspace implements SandboxFileSystem {
 		const index = this.tabs.findIndex((tab) => tab.path === path);
 		if (index === -1) return;
 		this.tabs.splice(index, 1);
-		if (this.activePath === path) this.activePath = this.tabs[Math.min(index, this.tabs.length - 1)]?.path ?? null;
+		if (this.activePath === path)
+			this.activePath = this.tabs[Math.min(index, this.tabs.length - 1)]?.path ?? null;
 	}
 
 	edit(path: string, content: string): void {
@@ -146,7 +138,9 @@ export class Workspace implements SandboxFileSystem {
 			if (this.options.saveAsHuman) await this.options.saveAsHuman(path, content);
 			else await this.inner.writeFile(path, content);
 		} catch (error) {
-			return this.fail(`Could not save ${path}: ${messageOf(error)}. Your edits are still in the editor.`);
+			return this.fail(
+				`Could not save ${path}: ${messageOf(error)}. Your edits are still in the editor.`
+			);
 		}
 		tab.savedContent = content;
 		tab.conflict = null;
@@ -175,7 +169,8 @@ export class Workspace implements SandboxFileSystem {
 	async createFile(rawPath: string, content: string | Uint8Array = ''): Promise<string | null> {
 		const path = this.checkedPath(rawPath);
 		if (path === null) return null;
-		if (this.files.has(path) || this.folders.has(path)) return this.failNull(`${path} already exists.`);
+		if (this.files.has(path) || this.folders.has(path))
+			return this.failNull(`${path} already exists.`);
 		try {
 			await this.writeAsHuman(path, content);
 		} catch (error) {
@@ -189,7 +184,8 @@ export class Workspace implements SandboxFileSystem {
 	async createFolder(rawPath: string): Promise<string | null> {
 		const path = this.checkedPath(rawPath);
 		if (path === null) return null;
-		if (this.files.has(path) || this.folders.has(path)) return this.failNull(`${path} already exists.`);
+		if (this.files.has(path) || this.folders.has(path))
+			return this.failNull(`${path} already exists.`);
 		try {
 			await this.mkdir(path, { recursive: true });
 		} catch (error) {
@@ -202,7 +198,8 @@ export class Workspace implements SandboxFileSystem {
 	}
 
 	async renamePath(from: string, rawTo: string): Promise<string | null> {
-		if (this.isLocked(from)) return this.failNull(`${from} is protected and cannot be renamed here.`);
+		if (this.isLocked(from))
+			return this.failNull(`${from} is protected and cannot be renamed here.`);
 		const to = this.checkedPath(rawTo);
 		if (to === null) return null;
 		if (to === from) return to;
@@ -247,7 +244,9 @@ export class Workspace implements SandboxFileSystem {
 		if (this.isLocked(path)) return this.fail(`${path} is protected and cannot be deleted here.`);
 		try {
 			if (this.folders.has(path)) {
-				for (const file of [...this.files.keys()].filter((candidate) => candidate.startsWith(`${path}/`))) {
+				for (const file of [...this.files.keys()].filter((candidate) =>
+					candidate.startsWith(`${path}/`)
+				)) {
 					await this.removeAsHuman(file);
 				}
 				await this.inner.rm(path, { recursive: true }).catch(() => undefined);
@@ -258,7 +257,8 @@ export class Workspace implements SandboxFileSystem {
 		} catch (error) {
 			return this.fail(`Could not delete ${path}: ${messageOf(error)}`);
 		}
-		for (const tab of [...this.tabs]) if (tab.path === path || tab.path.startsWith(`${path}/`)) this.close(tab.path);
+		for (const tab of [...this.tabs])
+			if (tab.path === path || tab.path.startsWith(`${path}/`)) this.close(tab.path);
 		this.error = null;
 		return true;
 	}
@@ -324,16 +324,31 @@ export class Workspace implements SandboxFileSystem {
 	private async loadTab(path: string): Promise<OpenFile | null> {
 		try {
 			const bytes = await this.inner.readFile(path);
+			const kind = fileKind(bytes);
+			if (kind.kind !== 'text') {
+				// Binary and very large files are not put into the editor; the tab explains why.
+				return {
+					path,
+					kind: 'binary',
+					content: '',
+					savedContent: '',
+					size: kind.size,
+					readOnlyReason: kind.reason,
+					conflict: null
+				};
+			}
 			const readOnlyReason = this.isLocked(path)
 				? 'Governance files are changed through the intents editor, not by hand.'
-				: bytes.byteLength > maximumEditableBytes
-					? 'This file is larger than 2 MB: it is shown read-only.'
-					: null;
-			const decoded = decodeText(bytes);
-			if (!decoded.ok) {
-				return { path, kind: 'binary', content: '', savedContent: '', size: bytes.byteLength, readOnlyReason: 'This is a binary file: it cannot be edited as text. Download it to open it elsewhere.', conflict: null };
-			}
-			return { path, kind: 'text', content: decoded.text, savedContent: decoded.text, size: bytes.byteLength, readOnlyReason, conflict: null };
+				: kind.readOnlyReason;
+			return {
+				path,
+				kind: 'text',
+				content: kind.text,
+				savedContent: kind.text,
+				size: kind.size,
+				readOnlyReason,
+				conflict: null
+			};
 		} catch (error) {
 			this.fail(`Could not open ${path}: ${messageOf(error)}`);
 			return null;
@@ -353,19 +368,26 @@ export class Workspace implements SandboxFileSystem {
 			tab.savedContent = text;
 			tab.size = bytes.byteLength;
 		} else {
-			tab.conflict = { message: 'This file changed in the workspace while you had unsaved edits. Your edits are kept until you choose.', diskContent: text };
+			tab.conflict = {
+				message:
+					'This file changed in the workspace while you had unsaved edits. Your edits are kept until you choose.',
+				diskContent: text
+			};
 		}
 	}
 
 	private noteRemoved(path: string): void {
 		this.files.delete(path);
 		const tab = this.tabs.find((candidate) => candidate.path === path);
-		if (tab) tab.conflict = { message: 'This file was deleted in the workspace.', diskContent: null };
+		if (tab)
+			tab.conflict = { message: 'This file was deleted in the workspace.', diskContent: null };
 	}
 
 	private forgetFolder(folder: string): void {
-		for (const path of [...this.files.keys()]) if (path.startsWith(`${folder}/`)) this.noteRemoved(path);
-		for (const path of [...this.folders]) if (path === folder || path.startsWith(`${folder}/`)) this.folders.delete(path);
+		for (const path of [...this.files.keys()])
+			if (path.startsWith(`${folder}/`)) this.noteRemoved(path);
+		for (const path of [...this.folders])
+			if (path === folder || path.startsWith(`${folder}/`)) this.folders.delete(path);
 		this.expanded.delete(folder);
 	}
 
@@ -382,7 +404,8 @@ export class Workspace implements SandboxFileSystem {
 
 	private async writeAsHuman(path: string, content: string | Uint8Array): Promise<void> {
 		const bytes = typeof content === 'string' ? encodeText(content) : content;
-		if (this.options.saveAsHuman && typeof content === 'string') await this.options.saveAsHuman(path, content);
+		if (this.options.saveAsHuman && typeof content === 'string')
+			await this.options.saveAsHuman(path, content);
 		else await this.inner.writeFile(path, bytes);
 		this.noteWritten(path, bytes);
 	}
@@ -395,8 +418,12 @@ export class Workspace implements SandboxFileSystem {
 
 	private checkedPath(rawPath: string): string | null {
 		const normalised = normalizeWorkspacePath(rawPath.trim());
-		if (!normalised.ok) return this.failNull(`"${rawPath}" is not a usable path: ${normalised.reason}`);
-		if (isProtectedPath(normalised.path)) return this.failNull(`${normalised.path} is protected: .orchestration/ and .git/ are changed only by governance.`);
+		if (!normalised.ok)
+			return this.failNull(`"${rawPath}" is not a usable path: ${normalised.reason}`);
+		if (isProtectedPath(normalised.path))
+			return this.failNull(
+				`${normalised.path} is protected: .orchestration/ and .git/ are changed only by governance.`
+			);
 		return normalised.path;
 	}
 

@@ -5,7 +5,7 @@ import { readTextFile, maximumReadableBytes } from './file-reading.js';
 import { invalidInput } from './invalid-input.js';
 
 export const readFile: Executor = async (context) => {
-	const path = context.targets[0] ?? '';
+	const path = String(context.call.input.path);
 	const read = await readTextFile(context.fs, path);
 	switch (read.kind) {
 		case 'missing':

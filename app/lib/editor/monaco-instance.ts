@@ -1,0 +1,20 @@
+/**
+ * The loaded Monaco module, or null before loadMonaco() has finished. Its own tiny module so code
+ * that only acts on existing models (editor-models.ts, imported by the workspace on the initial
+ * route) can ask without pulling the loader, the language settings and zod into the first bundle.
+ */
+
+import type * as Monaco from 'monaco-editor';
+
+export type MonacoModule = typeof Monaco;
+
+let loaded: MonacoModule | null = null;
+
+export function loadedMonaco(): MonacoModule | null {
+	return loaded;
+}
+
+/** Called by the loader once Monaco is configured (and by tests, with a fake or null). */
+export function setLoadedMonaco(monaco: MonacoModule | null): void {
+	loaded = monaco;
+}

@@ -1,0 +1,212 @@
+import type { FitAddon } from '@xterm/addon-fit';
+import type { Terminal } from '@xterm/xterm';
+import type { Readline } from 'xterm-readline';
+import type {
+	FileChange,
+	LineShellSession,
+	PtyShellSession,
+	ShellSession
+} from '../../../sandbox/sandbox.js';
+import { LineDiscipline } from './line-discipline.js';
+import { bindPtySession } from './pty-binding.js';
+import { ReadlineEditor } from './readline-editor.js';
+import { eraseLineSequence } from './terminal-text.js';
+import {
+	terminalColors,
+	terminalFontFamily,
+	terminalFontSize,
+	terminalMinimumContrastRatio
+} from './terminal-theme.js';
+
+/**
+ * The browser libraries, loaded by the caller through `import()` so none of them is in the
+ * initial bundle or the server build. This file only imports their types.
+ */
+export interface TerminalLibraries {
+	Terminal: typeof Terminal;
+	FitAddon: typeof FitAddon;
+	Readline: typeof Readline;
+}
+
+export interface TerminalViewOptions {
+	/** Accessible name of the terminal; its input is named "<label> input". */
+	label: string;
+	screenReaderMode: boolean;
+	onChanges: (changes: FileChange[]) => void;
+}
+
+interface Binding {
+	dispose(): void;
+}
+
+const startingMessage = 'Starting the sandbox…';
+
+/**
+ * One xterm terminal in a container: fitted to it, themed, and bound to at most one shell
+ * session at a time (`attach`). Browser only.
+ */
+export class TerminalView {
+	readonly #libraries: TerminalLibraries;
+	readonly #container: HTMLElement;
+	readonly #options: TerminalViewOptions;
+	readonly #terminal: Terminal;
+	readonly #fitAddon: FitAddon;
+	readonly #resizeObserver: ResizeObserver;
+	#session: ShellSession | null | undefined = undefined;
+	#binding: Binding | null = null;
+	/** Keys typed while no session was bound, handed to the next one. */
+	#pendingInput: string[] = [];
+	#fitFrame = 0;
+	#disposed = false;
+
+	constructor(libraries: TerminalLibraries, container: HTMLElement, options: TerminalViewOptions) {
+		this.#libraries = libraries;
+		this.#container = container;
+		this.#options = options;
+		this.#terminal = new libraries.Terminal({
+			theme: { ...terminalColors },
+			fontFamily: terminalFontFamily,
+			fontSize: terminalFontSize,
+			lineHeight: 1.2,
+			cursorBlink: true,
+			cursorStyle: 'block',
+			cursorInactiveStyle: 'outline',
+			scrollback: 5000,
+			minimumContrastRatio: terminalMinimumContrastRatio,
+			screenReaderMode: options.screenReaderMode
+		});
+		this.#fitAddon = new libraries.FitAddon();
+		this.#terminal.loadAddon(this.#fitAddon);
+		this.#terminal.open(container);
+		this.setLabel(options.label);
+
+		container.addEventListener('keydown', this.#releaseTab, { capture: true });
+		this.#resizeObserver = new ResizeObserver(this.#scheduleFit);
+		this.#resizeObserver.observe(container);
+		document.fonts.addEventListener('loadingdone', this.#scheduleFit);
+		void document.fonts.ready.then(this.#scheduleFit);
+		this.#fit();
+	}
+
+	/**
+	 * Binds the terminal to `session` (or shows that the sandbox is starting when null),
+	 * releasing the previous binding. A running line is aborted; the session is not disposed.
+	 */
+	attach(session: ShellSession | null): void {
+		if (this.#disposed || (session === this.#session && this.#binding !== null)) return;
+		this.#detach();
+		this.#session = session;
+		if (session === null) this.#binding = this.#bindWaiting();
+		else if (session.mode === 'line') this.#binding = this.#bindLine(session);
+		else this.#binding = this.#bindPty(session);
+	}
+
+	setLabel(label: string): void {
+		this.#terminal.textarea?.setAttribute('aria-label', `${label} input`);
+	}
+
+	setScreenReaderMode(enabled: boolean): void {
+		if (this.#disposed) return;
+		this.#terminal.options.screenReaderMode = enabled;
+	}
+
+	focus(): void {
+		if (!this.#disposed) this.#terminal.focus();
+	}
+
+	dispose(): void {
+		if (this.#disposed) return;
+		this.#detach();
+		this.#disposed = true;
+		if (this.#fitFrame !== 0) cancelAnimationFrame(this.#fitFrame);
+		this.#resizeObserver.disconnect();
+		document.fonts.removeEventListener('loadingdone', this.#scheduleFit);
+		this.#container.removeEventListener('keydown', this.#releaseTab, { capture: true });
+		this.#terminal.dispose();
+	}
+
+	#detach(): void {
+		const binding = this.#binding;
+		this.#binding = null;
+		this.#session = undefined;
+		binding?.dispose();
+	}
+
+	#bindWaiting(): Binding {
+		this.#terminal.write(startingMessage);
+		const keys = this.#terminal.onData((data) => this.#pendingInput.push(data));
+		return {
+			dispose: () => {
+				keys.dispose();
+				this.#terminal.write(eraseLineSequence);
+			}
+		};
+	}
+
+	#bindLine(session: LineShellSession): Binding {
+		const terminal = this.#terminal;
+		const readline = new this.#libraries.Readline();
+		let discipline: LineDiscipline | null = null;
+		// The editor subscribes to keys before readline does; see ReadlineEditor.
+		const editor = new ReadlineEditor(terminal, readline, {
+			onInterrupt: () => discipline?.interrupt(),
+			pendingInput: this.#takePendingInput()
+		});
+		terminal.loadAddon(readline);
+		const lineDiscipline = new LineDiscipline({
+			session,
+			editor,
+			onChanges: (changes) => this.#options.onChanges(changes)
+		});
+		discipline = lineDiscipline;
+		void lineDiscipline.start();
+		return {
+			dispose: () => {
+				// stop() aborts a running line and awaits it; it never rejects.
+				void lineDiscipline.stop();
+				editor.dispose();
+				readline.dispose();
+				// Readline installed a key handler (Shift+Enter); a pty must get every key.
+				terminal.attachCustomKeyEventHandler(() => true);
+			}
+		};
+	}
+
+	#bindPty(session: PtyShellSession): Binding {
+		return bindPtySession(this.#terminal, session, this.#takePendingInput());
+	}
+
+	#takePendingInput(): string[] {
+		const pending = this.#pendingInput;
+		this.#pendingInput = [];
+		return pending;
+	}
+
+	/**
+	 * Tab would otherwise be swallowed by xterm, trapping keyboard users in the terminal. The
+	 * line editor has no completion, so there Tab and Shift+Tab move focus; a real shell (pty)
+	 * keeps Tab for completion and only Shift+Tab leaves. Stopping the event in the capture
+	 * phase keeps it from xterm's textarea listener while the browser still moves focus.
+	 */
+	readonly #releaseTab = (event: KeyboardEvent): void => {
+		if (event.key !== 'Tab' || event.ctrlKey || event.altKey || event.metaKey) return;
+		if (this.#session?.mode === 'pty' && !event.shiftKey) return;
+		event.stopPropagation();
+	};
+
+	readonly #scheduleFit = (): void => {
+		if (this.#disposed || this.#fitFrame !== 0) return;
+		this.#fitFrame = requestAnimationFrame(() => {
+			this.#fitFrame = 0;
+			this.#fit();
+		});
+	};
+
+	#fit(): void {
+		// A hidden pane (collapsed panel, background tab) would fit to a couple of columns.
+		if (this.#disposed || this.#container.clientWidth === 0 || this.#container.clientHeight === 0) {
+			return;
+		}
+		this.#fitAddon.fit();
+	}
+}

@@ -1,2 +1,0 @@
-// The IDE lives entirely in the browser (IndexedDB, Workers, Monaco): nothing to render on the server.
-export const ssr = false;

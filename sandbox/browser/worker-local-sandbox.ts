@@ -1,0 +1,52 @@
+import { JournaledWorkspaceFiles } from '../local/journaled-workspace-files.js';
+import {
+	checkLocalSandboxOptions,
+	type LocalSandboxOptions
+} from '../local/local-sandbox-options.js';
+import { ShellSandbox } from '../local/shell-sandbox.js';
+import type { Sandbox } from '../sandbox.js';
+import type { ShellWorkerHandle } from '../worker/shell-worker-protocol.js';
+import { WorkerShellHost } from '../worker/worker-shell-host.js';
+
+export interface WorkerLocalSandboxOptions extends LocalSandboxOptions {
+	/** The Worker to run commands in; the bundled shell Worker by default (tests inject one). */
+	createWorker?: () => ShellWorkerHandle;
+	/** How long a stopped command may take before its Worker is terminated; 600 ms by default. */
+	killGraceMs?: number;
+	/** How long the Worker may take to load just-bash and the workspace; 30 s by default. */
+	startTimeoutMs?: number;
+}
+
+/**
+ * The local sandbox for the browser: the same interface and behaviour as createLocalSandbox, but
+ * every command line (exec and terminal) runs in a dedicated module Worker holding a replica of
+ * the workspace, so a runaway loop is ended by terminating the Worker while the page stays
+ * responsive. `files` (this page's copy, e.g. IndexedDbWorkspaceFiles) stays the authority: `fs`
+ * reads and writes it directly, and each command's changes are written back to it.
+ *
+ * just-bash and QuickJS are loaded inside the Worker only. Rejects when the Worker cannot start.
+ */
+export async function createWorkerLocalSandbox(
+	options: WorkerLocalSandboxOptions
+): Promise<Sandbox> {
+	const timeouts = checkLocalSandboxOptions(options, 'createWorkerLocalSandbox');
+	const journal = new JournaledWorkspaceFiles(options.files);
+	const host = await WorkerShellHost.start({
+		files: options.files,
+		journal,
+		createWorker: options.createWorker ?? createShellWorker,
+		...(options.limits ? { limits: options.limits } : {}),
+		...(options.nodeLimits ? { nodeLimits: options.nodeLimits } : {}),
+		...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+		...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {})
+	});
+	return new ShellSandbox(journal, host, timeouts);
+}
+
+function createShellWorker(): ShellWorkerHandle {
+	// This exact form lets Vite bundle the Worker as a same-origin module (COEP require-corp).
+	return new Worker(new URL('../worker/local-sandbox.worker.ts', import.meta.url), {
+		type: 'module',
+		name: 'threadline-shell'
+	});
+}

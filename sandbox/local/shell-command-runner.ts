@@ -1,0 +1,179 @@
+import type { BashOptions, IFileSystem } from 'just-bash';
+import { ChangeRecorder } from './change-recorder.js';
+import {
+	defaultShellEnvironment,
+	describeError,
+	stopReasonOf,
+	workspaceMountPoint,
+	type ShellCommandOutcome,
+	type ShellCommandRequest,
+	type StopReason
+} from './shell-command.js';
+import type { JustBashModule } from './load-just-bash.js';
+import {
+	createNodeCommand,
+	defaultNodeCommandLimits,
+	type NodeCommandLimits
+} from './node-command.js';
+import { createShellBaseLayout } from './shell-base-layout.js';
+import {
+	createShellFileMetadata,
+	ShellWorkspaceAdapter,
+	type ShellFileMetadata
+} from './shell-workspace-adapter.js';
+import type { WorkspaceFiles } from './workspace-files.js';
+
+/** just-bash's execution limits (not exported by name from the package). */
+export type ExecutionLimits = NonNullable<BashOptions['executionLimits']>;
+
+/**
+ * Tighter than just-bash's `normal` profile where a learner's runaway command would otherwise
+ * take long to stop (output and string sizes); the loop and command counts stay at 100k, which
+ * also ends `while true; do :; done` in about a second even where no timer can fire.
+ */
+export const defaultLocalExecutionLimits: Readonly<ExecutionLimits> = Object.freeze({
+	maxCommandCount: 100_000,
+	maxLoopIterations: 100_000,
+	maxAwkIterations: 100_000,
+	maxSedIterations: 100_000,
+	maxJqIterations: 100_000,
+	maxCallDepth: 100,
+	maxSubstitutionDepth: 50,
+	maxOutputSize: 10 * 1024 * 1024,
+	maxStringLength: 10 * 1024 * 1024,
+	maxHeredocSize: 10 * 1024 * 1024,
+	maxBraceExpansionResults: 100_000
+});
+
+export interface ShellCommandRunnerOptions {
+	/** Merged over `defaultLocalExecutionLimits`; `maxExecutionTimeMs` is always the timeout. */
+	limits?: ExecutionLimits;
+	/** Merged over `defaultNodeCommandLimits`. */
+	nodeLimits?: Partial<NodeCommandLimits>;
+}
+
+/** How long a stopped command gets to unwind before its changes are collected without it. */
+const stopGraceMs = 200;
+
+/**
+ * Runs command lines in just-bash over a WorkspaceFiles store, recording what each changed. The
+ * one implementation of "run a command" for both hosts: the Node/in-page sandbox calls it
+ * directly, the browser's Worker calls it on its replica of the workspace.
+ */
+export class ShellCommandRunner {
+	readonly commandNames: readonly string[];
+	private readonly shellBase: IFileSystem;
+	private readonly metadata: ShellFileMetadata = createShellFileMetadata();
+	private readonly limits: ExecutionLimits;
+	private readonly nodeLimits: NodeCommandLimits;
+
+	constructor(
+		private readonly justBash: JustBashModule,
+		private readonly files: WorkspaceFiles,
+		options: ShellCommandRunnerOptions = {}
+	) {
+		this.commandNames = [...justBash.getCommandNames(), 'node'].sort();
+		this.shellBase = createShellBaseLayout(justBash, this.commandNames);
+		this.limits = { ...defaultLocalExecutionLimits, ...options.limits };
+		this.nodeLimits = { ...defaultNodeCommandLimits, ...options.nodeLimits };
+	}
+
+	/** Runs one command line; `stop` (aborted with a StopReason as its reason) ends it early. */
+	async run(request: ShellCommandRequest, stop: AbortSignal): Promise<ShellCommandOutcome> {
+		if (stop.aborted) return stoppedBeforeStart(stop);
+		const deadline = Date.now() + request.timeoutMs;
+		const recorder = new ChangeRecorder(this.files);
+		const adapter = new ShellWorkspaceAdapter(
+			this.files,
+			recorder,
+			this.metadata,
+			workspaceMountPoint
+		);
+		const bash = new this.justBash.Bash({
+			fs: new this.justBash.MountableFs({
+				base: this.shellBase,
+				mounts: [{ mountPoint: workspaceMountPoint, filesystem: adapter }]
+			}),
+			cwd: request.cwd === '' ? workspaceMountPoint : `${workspaceMountPoint}/${request.cwd}`,
+			env: { ...(request.env ?? defaultShellEnvironment) },
+			// just-bash checks its deadline between statements, so it also ends loops that never
+			// yield to the event loop (where a timer cannot fire).
+			executionLimits: { ...this.limits, maxExecutionTimeMs: request.timeoutMs },
+			customCommands: [
+				createNodeCommand({
+					limits: this.nodeLimits,
+					deadline,
+					shouldStop: () => stop.aborted
+				})
+			]
+		});
+
+		let stopReason: StopReason | undefined;
+		let signalStopped: () => void = () => {};
+		const stopped = new Promise<void>((resolve) => (signalStopped = resolve));
+		const controller = new AbortController();
+		const onStop = () => {
+			stopReason = stopReasonOf(stop);
+			adapter.revoke(`the command was stopped (${stopReason})`);
+			controller.abort();
+			signalStopped();
+		};
+		stop.addEventListener('abort', onStop, { once: true });
+
+		type Outcome =
+			| { stdout: string; stderr: string; exitCode: number; env: Record<string, string> }
+			| { error: unknown };
+		const execution: Promise<Outcome> = bash
+			.exec(request.command, { signal: controller.signal, rawScript: true })
+			.then(
+				(result) => ({
+					stdout: result.stdout,
+					stderr: result.stderr,
+					exitCode: result.exitCode,
+					env: result.env
+				}),
+				(error: unknown) => ({ error })
+			);
+		let outcome: Outcome | undefined;
+		try {
+			outcome = await Promise.race([execution, stopped.then(() => undefined)]);
+			outcome ??= await Promise.race([execution, delay(stopGraceMs)]);
+		} finally {
+			stop.removeEventListener('abort', onStop);
+			// Whatever still runs (a command ignoring cancellation) may no longer write.
+			adapter.revoke('the command has already finished');
+		}
+
+		const changes = await recorder.collectChanges();
+		if (!outcome) return { exitCode: 124, stdout: '', stderr: '', stopReason, changes };
+		if ('error' in outcome) {
+			return {
+				exitCode: 1,
+				stdout: '',
+				stderr: '',
+				failure: `bash: ${describeError(outcome.error)}`,
+				...(stopReason ? { stopReason } : {}),
+				changes
+			};
+		}
+		if (outcome.exitCode === 124 && outcome.stderr.includes('execution deadline')) {
+			stopReason ??= 'timeout';
+		}
+		return {
+			exitCode: outcome.exitCode,
+			stdout: outcome.stdout,
+			stderr: outcome.stderr,
+			...(stopReason ? { stopReason } : {}),
+			changes,
+			finalEnv: outcome.env
+		};
+	}
+}
+
+function stoppedBeforeStart(stop: AbortSignal): ShellCommandOutcome {
+	return { exitCode: 124, stdout: '', stderr: '', stopReason: stopReasonOf(stop), changes: [] };
+}
+
+function delay(milliseconds: number): Promise<undefined> {
+	return new Promise((resolve) => setTimeout(() => resolve(undefined), milliseconds));
+}

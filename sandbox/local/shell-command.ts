@@ -1,0 +1,62 @@
+import type { FileChange } from '../../hooks/tools/sandbox-ports.js';
+
+/** Where the shell sees the workspace; also its working directory and $HOME. */
+export const workspaceMountPoint = '/workspace';
+
+/** The variables a fresh shell starts with. */
+export const defaultShellEnvironment: Readonly<Record<string, string>> = Object.freeze({
+	HOME: workspaceMountPoint,
+	TMPDIR: '/tmp'
+});
+
+export type StopReason = 'timeout' | 'aborted' | 'disposed';
+
+export interface ShellCommandRequest {
+	command: string;
+	/** Workspace-relative working folder; the caller has checked that it exists. */
+	cwd: string;
+	/** The shell's variables; `defaultShellEnvironment` when omitted. */
+	env?: Record<string, string>;
+	/** Also just-bash's deadline, which ends loops that never yield to a timer. */
+	timeoutMs: number;
+}
+
+/** What came of one command line, before it is shaped into an ExecResult or a shell line result. */
+export interface ShellCommandOutcome {
+	exitCode: number;
+	stdout: string;
+	stderr: string;
+	/** The shell itself failed (not the command): a sentence for the output. */
+	failure?: string;
+	/** Set when the command was stopped (or ran into just-bash's deadline). */
+	stopReason?: StopReason;
+	changes: FileChange[];
+	/** Every shell variable at the end, PWD included; absent when the command did not finish. */
+	finalEnv?: Record<string, string>;
+	/**
+	 * True when the command had to be killed (a Worker terminated) and the files it changed were
+	 * thrown away with the Worker's copy of the workspace; `changes` is then empty.
+	 */
+	changesDiscarded?: boolean;
+}
+
+/** stdout, stderr, the shell's own failure and the stop sentence, as one text. */
+export function outputOf(outcome: ShellCommandOutcome, stopSentence: string): string {
+	let output = outcome.stdout + outcome.stderr;
+	if (outcome.failure) output += `${separatorAfter(output)}${outcome.failure}\n`;
+	if (stopSentence) output += `${separatorAfter(output)}${stopSentence}\n`;
+	return output;
+}
+
+function separatorAfter(output: string): string {
+	return output === '' || output.endsWith('\n') ? '' : '\n';
+}
+
+export function stopReasonOf(signal: AbortSignal): StopReason {
+	const reason: unknown = signal.reason;
+	return reason === 'timeout' || reason === 'disposed' ? reason : 'aborted';
+}
+
+export function describeError(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}

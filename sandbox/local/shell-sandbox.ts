@@ -1,0 +1,224 @@
+import type {
+	ExecOptions,
+	ExecResult,
+	SandboxCapabilities
+} from '../../hooks/tools/sandbox-ports.js';
+import type { Sandbox, ShellSession } from '../sandbox.js';
+import { normalizeWorkspacePath } from '../workspace-path.js';
+import { LocalLineShellSession } from './line-shell-session.js';
+import {
+	outputOf,
+	type ShellCommandOutcome,
+	type ShellCommandRequest,
+	type StopReason
+} from './shell-command.js';
+import { WorkspaceFileSystem } from './workspace-file-system.js';
+import type { WorkspaceFiles } from './workspace-files.js';
+
+export const localSandboxDescription =
+	'bash-like shell (just-bash) over the workspace, plus `node` on QuickJS for small scripts ' +
+	'(no modules, fs or network in them); no npm, no network';
+
+/**
+ * Where command lines actually run: in this thread (ShellCommandRunner itself) or in a Worker
+ * (WorkerShellHost). Either way the changes are in `files` by the time `run` resolves.
+ */
+export interface ShellCommandHost {
+	readonly commandNames: readonly string[];
+	/** `stop` is aborted with a StopReason as its reason. */
+	run(request: ShellCommandRequest, stop: AbortSignal): Promise<ShellCommandOutcome>;
+	dispose?(): void | Promise<void>;
+}
+
+export interface ShellSandboxOptions {
+	/** Timeout of an `exec` that passes none. */
+	defaultTimeoutMs: number;
+	/** Time limit of one terminal line: generous, a person is watching and has Ctrl+C. */
+	shellTimeoutMs: number;
+}
+
+/** A line of the terminal or an `exec`, as the sandbox runs it. */
+export interface ShellRunRequest {
+	command: string;
+	cwd: string;
+	env?: Record<string, string>;
+	timeoutMs: number;
+	signal?: AbortSignal;
+}
+
+/**
+ * The local sandbox, whatever runs its commands: `fs` straight over the workspace store, commands
+ * one at a time through a ShellCommandHost, watchers told about what commands changed.
+ */
+export class ShellSandbox implements Sandbox {
+	readonly kind = 'local' as const;
+	readonly fs: WorkspaceFileSystem;
+	readonly capabilities: SandboxCapabilities;
+	private queue: Promise<unknown> = Promise.resolve();
+	private readonly running = new Set<(reason: StopReason) => void>();
+	private readonly sessions = new Set<LocalLineShellSession>();
+	private disposed = false;
+
+	constructor(
+		private readonly files: WorkspaceFiles,
+		private readonly host: ShellCommandHost,
+		private readonly options: ShellSandboxOptions
+	) {
+		this.fs = new WorkspaceFileSystem(files, () => this.assertNotDisposed());
+		this.capabilities = {
+			kind: 'local',
+			description: localSandboxDescription,
+			commands: [...host.commandNames]
+		};
+	}
+
+	async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+		this.assertNotDisposed();
+		if (typeof command !== 'string') throw new TypeError('exec expects the command as a string');
+		const timeoutMs = checkTimeout(options.timeoutMs ?? this.options.defaultTimeoutMs);
+		const cwd = normalizeWorkspacePath(options.cwd ?? '');
+		const outcome = await this.enqueue(async () => {
+			await this.requireFolder(cwd, options.cwd);
+			return this.runNow({ command, cwd, timeoutMs, signal: options.signal });
+		});
+		const output = outputOf(outcome, stopMessage(outcome, timeoutMs));
+		if (output !== '' && options.onOutput) {
+			try {
+				options.onOutput(output);
+			} catch {
+				// A failing display callback must not turn a finished command into a failed one.
+			}
+		}
+		return {
+			exitCode: outcome.stopReason ? 124 : outcome.exitCode,
+			output,
+			changes: outcome.changes,
+			interrupted: outcome.stopReason !== undefined
+		};
+	}
+
+	async openShell(size: { cols: number; rows: number }): Promise<ShellSession> {
+		this.assertNotDisposed();
+		if (
+			typeof size !== 'object' ||
+			size === null ||
+			!Number.isFinite(size.cols) ||
+			!Number.isFinite(size.rows)
+		) {
+			throw new TypeError('openShell expects a size { cols, rows }');
+		}
+		const session = new LocalLineShellSession(this, this.options.shellTimeoutMs, () =>
+			this.sessions.delete(session)
+		);
+		this.sessions.add(session);
+		return session;
+	}
+
+	async dispose(): Promise<void> {
+		if (this.disposed) return;
+		this.disposed = true;
+		for (const stop of this.running) stop('disposed');
+		for (const session of [...this.sessions]) session.dispose();
+		this.fs.clearWatchers();
+		await this.queue;
+		await this.host.dispose?.();
+	}
+
+	/**
+	 * Runs a terminal line after the commands queued before it; a missing working folder falls back
+	 * to the root (the session says so). Used by LocalLineShellSession.
+	 */
+	runShellLine(
+		request: ShellRunRequest
+	): Promise<ShellCommandOutcome & { cwd: string; cwdWasMissing: boolean }> {
+		this.assertNotDisposed();
+		return this.enqueue(async () => {
+			const info = await this.files.stat(request.cwd);
+			const cwdWasMissing = info?.kind !== 'directory';
+			const cwd = cwdWasMissing ? '' : request.cwd;
+			const outcome = await this.runNow({ ...request, cwd });
+			return { ...outcome, cwd, cwdWasMissing };
+		});
+	}
+
+	private enqueue<Result>(task: () => Promise<Result>): Promise<Result> {
+		// One command at a time: change recording compares before/after states of the same store.
+		const run = this.queue.then(() => {
+			this.assertNotDisposed();
+			return task();
+		});
+		this.queue = run.catch(() => undefined);
+		return run;
+	}
+
+	private async runNow(request: ShellRunRequest): Promise<ShellCommandOutcome> {
+		const controller = new AbortController();
+		const stop = (reason: StopReason) => {
+			if (!controller.signal.aborted) controller.abort(reason);
+		};
+		const onAbort = () => stop('aborted');
+		if (request.signal?.aborted) stop('aborted');
+		request.signal?.addEventListener('abort', onAbort, { once: true });
+		const timer = setTimeout(() => stop('timeout'), request.timeoutMs);
+		this.running.add(stop);
+		let outcome: ShellCommandOutcome;
+		try {
+			outcome = await this.host.run(
+				{
+					command: request.command,
+					cwd: request.cwd,
+					timeoutMs: request.timeoutMs,
+					...(request.env ? { env: request.env } : {})
+				},
+				controller.signal
+			);
+		} finally {
+			clearTimeout(timer);
+			request.signal?.removeEventListener('abort', onAbort);
+			this.running.delete(stop);
+		}
+		if (controller.signal.aborted && !outcome.stopReason) {
+			// Stopped while finishing anyway: still report it as stopped, as the caller asked.
+			outcome = { ...outcome, stopReason: controller.signal.reason as StopReason };
+		}
+		this.fs.notify(outcome.changes.map(({ type, path }) => ({ type, path })));
+		return outcome;
+	}
+
+	private async requireFolder(path: string, asGiven: string | undefined): Promise<void> {
+		const info = await this.files.stat(path);
+		if (info?.kind !== 'directory') {
+			throw new Error(
+				`Cannot run the command in '${asGiven}': ${info ? 'it is a file' : 'no such folder'} in the workspace`
+			);
+		}
+	}
+
+	private assertNotDisposed(): void {
+		if (this.disposed) throw new Error('This local sandbox has been disposed');
+	}
+}
+
+/** What an `exec` caller (the agent) is told about a stop; '' when the command was not stopped. */
+function stopMessage(outcome: ShellCommandOutcome, timeoutMs: number): string {
+	if (!outcome.stopReason) return '';
+	const discarded = outcome.changesDiscarded
+		? ' It did not stop when asked, so the sandbox was restarted and the file changes it had' +
+			' made were discarded.'
+		: '';
+	switch (outcome.stopReason) {
+		case 'timeout':
+			return `Command timed out after ${timeoutMs} ms and was stopped (exit code 124).${discarded}`;
+		case 'aborted':
+			return `Command was cancelled (exit code 124).${discarded}`;
+		case 'disposed':
+			return `Command was stopped because the sandbox was closed (exit code 124).${discarded}`;
+	}
+}
+
+export function checkTimeout(timeoutMs: number): number {
+	if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+		throw new RangeError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
+	}
+	return Math.ceil(timeoutMs);
+}

@@ -1,0 +1,52 @@
+import type { NodeCommandLimits } from '../local/node-command.js';
+import type {
+	ShellCommandOutcome,
+	ShellCommandRequest,
+	StopReason
+} from '../local/shell-command.js';
+import type { ExecutionLimits } from '../local/shell-command-runner.js';
+import type { WorkspaceEntryState } from '../local/workspace-entry-states.js';
+
+/**
+ * Messages between the page (WorkerShellHost) and the shell Worker (serveShellWorker). Everything
+ * is structured-cloneable: bytes travel as Uint8Array, errors as sentences.
+ */
+export type ShellWorkerRequest =
+	| {
+			type: 'load';
+			/** The whole workspace, parents first: the replica starts as this copy. */
+			entries: WorkspaceEntryState[];
+			limits?: ExecutionLimits;
+			nodeLimits?: Partial<NodeCommandLimits>;
+	  }
+	| {
+			type: 'run';
+			id: number;
+			/** Paths written through `fs` since the previous command, as they are now. */
+			sync: WorkspaceEntryState[];
+			request: ShellCommandRequest;
+	  }
+	| { type: 'stop'; id: number; reason: StopReason };
+
+export type ShellWorkerResponse =
+	| { type: 'ready'; commandNames: string[] }
+	| { type: 'load-failed'; message: string }
+	| {
+			type: 'result';
+			id: number;
+			outcome: ShellCommandOutcome;
+			/** Every path the command touched (folders too), as it is now in the replica. */
+			states: WorkspaceEntryState[];
+	  }
+	| { type: 'run-failed'; id: number; message: string };
+
+/** The two ends, as narrow as a Worker, its global scope and a MessagePort all satisfy. */
+export interface ShellWorkerEndpoint {
+	postMessage(message: unknown): void;
+	onmessage: ((event: MessageEvent) => void) | null;
+}
+
+export interface ShellWorkerHandle extends ShellWorkerEndpoint {
+	onerror: ((event: ErrorEvent) => void) | null;
+	terminate(): void;
+}

@@ -1,0 +1,75 @@
+import { playwright } from '@vitest/browser-playwright';
+import { defineConfig } from 'vitest/config';
+import type { Plugin } from 'vite';
+import { setCrossOriginIsolationHeaders } from './vite-plugins/cross-origin-isolation.js';
+
+/**
+ * Vitest browser mode in Debian's Chromium for what only a real browser proves: the shell Worker
+ * (terminated on a runaway loop), IndexedDB, and QuickJS's wasm loading through Vite under the
+ * IDE's cross-origin isolation (COEP require-corp, so every asset must be same-origin).
+ *
+ *   npx vitest run --config vitest.browser.config.ts --project browser         the tests
+ *   npx vitest run --config vitest.browser.config.ts --project browser-bench   the figures
+ *
+ * Files are named `*.browser.spec.ts` / `*.browser-bench.ts` so the Node run (vite.config.ts,
+ * `**\/*.test.ts`) never picks them up.
+ */
+const chromiumArguments = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync'
+];
+
+/**
+ * The IDE's headers on every response of the test server, Vitest's own pages included (its
+ * middleware answers them before a plain plugin's would run), so the tests see the IDE's rules.
+ */
+function crossOriginIsolatedTestServer(): Plugin {
+	return {
+		name: 'threadline:cross-origin-isolated-test-server',
+		enforce: 'pre',
+		configureServer(server) {
+			server.middlewares.use(setCrossOriginIsolationHeaders);
+		}
+	};
+}
+
+export default defineConfig({
+	plugins: [crossOriginIsolatedTestServer()],
+	optimizeDeps: {
+		// Found up front, so the optimizer never reloads the page halfway through a run when the
+		// Worker first imports them.
+		include: [
+			'just-bash',
+			'idb',
+			'quickjs-emscripten-core',
+			'@jitl/quickjs-wasmfile-release-sync',
+			'@jitl/quickjs-wasmfile-release-sync/emscripten-module'
+		]
+	},
+	worker: { format: 'es' },
+	test: {
+		testTimeout: 60_000,
+		browser: {
+			enabled: true,
+			headless: true,
+			// These tests have nothing to see; failure screenshots would only litter the tree.
+			screenshotFailures: false,
+			provider: playwright({
+				launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArguments }
+			}),
+			instances: [{ browser: 'chromium' }]
+		},
+		projects: [
+			{ extends: true, test: { name: 'browser', include: ['sandbox/**/*.browser.spec.ts'] } },
+			{
+				extends: true,
+				test: { name: 'browser-bench', include: ['sandbox/**/*.browser-bench.ts'] }
+			}
+		]
+	}
+});

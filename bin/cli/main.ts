@@ -16,7 +16,7 @@ Usage:
   threadline report <dir|zip> [--format md|csv|json]
       Per intent: files, lines, refactor vs evolution, blocked calls, approvals, lessons.
       A folder of several exports gives one CSV row each.
-  threadline validate <active_intents.yaml>
+  threadline validate <active_intents.yaml | scenario folder | folder of scenarios>
       Exit 0, or the errors as file:line:column message (exit 1).
 
 Exit codes: 0 ok, 1 check failed, 2 bad arguments or unreadable input.`;

@@ -7,7 +7,8 @@ export async function openIde(page: Page, scenario = 'jwt-auth'): Promise<void> 
 	await expect(page.locator('.xterm-rows')).toContainText('workspace $', { timeout: 30_000 });
 	// A fresh browser shows the scenario brief first; a learner reads it, then closes it.
 	const brief = page.getByRole('dialog');
-	await expect(brief).toBeVisible();
+	// It renders its markdown with lazily loaded libraries: on a cold first load this takes a while.
+	await expect(brief).toBeVisible({ timeout: 30_000 });
 	await brief.getByRole('button', { name: 'Close', exact: true }).click();
 	await expect(brief).toBeHidden();
 }

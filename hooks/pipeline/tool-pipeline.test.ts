@@ -524,3 +524,23 @@ describe('ToolPipeline: reading is not changing', () => {
 		expect(!escape.ok && escape.error.code).toBe('invalid_input');
 	});
 });
+
+describe('ToolPipeline: a person’s terminal', () => {
+	it('attributes changes the terminal already made to the human, without writing again', async () => {
+		const { pipeline, fs, ledger } = createTestPipeline({});
+		fs.externalWrite('notes.txt', 'from the terminal\n');
+		const encode = (text: string) => new TextEncoder().encode(text);
+		const events = await pipeline.recordAppliedChanges([
+			{ path: 'notes.txt', type: 'created', before: null, after: encode('from the terminal\n') }
+		]);
+		expect(events).toHaveLength(1);
+		const record = events[0]?.type === 'mutation-record' ? events[0].trace : null;
+		expect(record?.files[0]?.conversations[0]?.contributor).toEqual({ type: 'human' });
+		expect(record?.metadata['dev.threadline']).toMatchObject({
+			tool: 'terminal',
+			intent_id: null,
+			operation: 'write'
+		});
+		expect((await ledger.events()).length).toBe(1);
+	});
+});

@@ -297,6 +297,39 @@ export class ToolPipeline {
 	}
 
 	/**
+	 * Records changes a person's own shell command already made (the IDE's terminal): the files
+	 * are not written again, only attributed (contributor `human`, tool `terminal`), so verify can
+	 * account for every file.
+	 */
+	async recordAppliedChanges(
+		changes: readonly FileChange[],
+		options: { sessionId?: string; tool?: string } = {}
+	): Promise<LedgerEvent[]> {
+		if (changes.length === 0) return [];
+		const release = await this.mutex.lock();
+		try {
+			const author: TraceAuthor = {
+				sessionId: options.sessionId ?? 'human',
+				contributor: 'human',
+				intentId: null,
+				tool: options.tool ?? 'terminal',
+				toolCallId: null,
+				declaredClass: null
+			};
+			const drafts: LedgerEventDraft[] = [];
+			for (const change of changes) {
+				this.files.invalidate?.(change.path);
+				drafts.push(await this.traceDraft(change, author));
+			}
+			const events = await this.append(drafts);
+			for (const change of changes) this.followGovernanceFile(change.path, change.after);
+			return events;
+		} finally {
+			release();
+		}
+	}
+
+	/**
 	 * A person may edit the intents or `.intentignore` in the editor: governance follows at once.
 	 * Invalid YAML keeps the last valid intents in force (see GovernanceState.reloadIntents).
 	 */

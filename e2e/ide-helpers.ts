@@ -3,7 +3,9 @@ import { expect, type Page } from '@playwright/test';
 /** Opens a scenario and waits until the tree is listed and the terminal shows its prompt. */
 export async function openIde(page: Page, scenario = 'jwt-auth'): Promise<void> {
 	await page.goto(`/?scenario=${encodeURIComponent(scenario)}`);
-	await expect(page.getByRole('tree', { name: 'Workspace files' })).toBeVisible({ timeout: 30_000 });
+	await expect(page.getByRole('tree', { name: 'Workspace files' })).toBeVisible({
+		timeout: 30_000
+	});
 	await expect(page.locator('.xterm-rows')).toContainText('workspace $', { timeout: 30_000 });
 	// A fresh browser shows the scenario brief first; a learner reads it, then closes it.
 	const brief = page.getByRole('dialog');

@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumArguments, chromiumExecutablePath } from './e2e/chromium.js';
 
 const port = 4173;
 const baseURL = `http://127.0.0.1:${port}`;
@@ -19,20 +20,7 @@ export default defineConfig({
 			name: 'chromium',
 			use: {
 				...devices['Desktop Chrome'],
-				// Debian's Chromium: Playwright's own browser download is not reachable here.
-				launchOptions: {
-					executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? '/usr/bin/chromium',
-					// Without the background-networking flags Chromium keeps dialling the closed network.
-					args: [
-						'--no-sandbox',
-						'--disable-gpu',
-						'--disable-quic',
-						'--no-first-run',
-						'--disable-background-networking',
-						'--disable-component-update',
-						'--disable-sync'
-					]
-				}
+				launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArguments }
 			}
 		}
 	],

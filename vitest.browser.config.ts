@@ -1,6 +1,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import type { Plugin } from 'vite';
+import { chromiumArguments, chromiumExecutablePath } from './e2e/chromium.js';
 import { setCrossOriginIsolationHeaders } from './vite-plugins/cross-origin-isolation.js';
 
 /**
@@ -14,16 +15,6 @@ import { setCrossOriginIsolationHeaders } from './vite-plugins/cross-origin-isol
  * Files are named `*.browser.spec.ts` / `*.browser-bench.ts` so the Node run (vite.config.ts,
  * `**\/*.test.ts`) never picks them up.
  */
-const chromiumArguments = [
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync'
-];
-
 /**
  * The IDE's headers on every response of the test server, Vitest's own pages included (its
  * middleware answers them before a plain plugin's would run), so the tests see the IDE's rules.
@@ -60,7 +51,7 @@ export default defineConfig({
 			// These tests have nothing to see; failure screenshots would only litter the tree.
 			screenshotFailures: false,
 			provider: playwright({
-				launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArguments }
+				launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArguments }
 			}),
 			instances: [{ browser: 'chromium' }]
 		},

@@ -1,16 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium } from 'playwright';
+import { chromiumArguments, chromiumExecutablePath } from '../e2e/chromium.js';
 import { summarize } from './statistics.js';
-
-const chromiumArguments = [
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync'
-];
 
 /**
  * How long a learner waits on localhost, in Chromium against the production server (`server.js`
@@ -27,7 +18,7 @@ export async function editorInteractiveFigures(runs = 5): Promise<{
 	const port = 4300 + Math.floor(Math.random() * 500);
 	const server = await startServer(port);
 	const browser = await chromium.launch({
-		executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? '/usr/bin/chromium',
+		executablePath: chromiumExecutablePath,
 		args: chromiumArguments
 	});
 	const ready: number[] = [];

@@ -12,7 +12,7 @@ import {
 	type ScenarioProblem
 } from '../../hooks/scenarios/scenario-problem.js';
 import type { ScenarioBundle } from '../../hooks/scenarios/scenario-schema.js';
-import { readYamlWithPositions } from '../../hooks/scenarios/yaml-position.js';
+import { readYamlWithPositions } from '../../hooks/yaml/yaml-position.js';
 import { UsageError } from './usage-error.js';
 
 type Output = { out(text: string): void; err(text: string): void };

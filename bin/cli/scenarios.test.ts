@@ -9,21 +9,12 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateScenarioBundle } from '../../hooks/scenarios/scenario-bundle.js';
 import { buildScenarios, checkScenarios, defaultScenariosRoot } from './build-scenarios.js';
+import { captureOutput } from './capture-output.js';
 import { main } from './main.js';
 
 const run = promisify(execFile);
 const repositoryRoot = join(import.meta.dirname, '..', '..');
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-
-function capture() {
-	const out: string[] = [];
-	const err: string[] = [];
-	return {
-		out,
-		err,
-		output: { out: (text: string) => out.push(text), err: (text: string) => err.push(text) }
-	};
-}
 
 const builtIns = (await readdir(defaultScenariosRoot, { withFileTypes: true }))
 	.filter((entry) => entry.isDirectory())
@@ -62,7 +53,7 @@ async function replayBuiltIn(id: string): Promise<{ workspace: string; lines: Re
 	const workspace = join(scratch, `${id}-replay`);
 	await rm(workspace, { recursive: true, force: true });
 	await cp(join(folder, 'files'), workspace, { recursive: true });
-	const streams = capture();
+	const streams = captureOutput();
 	const code = await main(
 		[
 			'replay',
@@ -108,7 +99,7 @@ describe('the built-in scenarios', () => {
 			expect(await runLearnerTests(start)).toContain('all tests passed');
 
 			const { workspace } = await replayBuiltIn(id);
-			const verified = capture();
+			const verified = captureOutput();
 			expect(await main(['verify', workspace], verified.output)).toBe(0);
 			expect(verified.out.join('\n')).toContain('OK: chain, schema and content hashes hold');
 			expect(await runLearnerTests(workspace)).toContain('all tests passed');
@@ -164,7 +155,7 @@ describe('the built-in scenarios', () => {
 			.split('\n')
 			.filter((line) => JSON.parse(line).files[0].path === 'src/invoice.ts');
 		expect(invoiceRecords).toHaveLength(2);
-		const report = capture();
+		const report = captureOutput();
 		expect(await main(['report', workspace, '--format', 'json'], report.output)).toBe(0);
 		const refactor = JSON.parse(report.out.join('\n')).intents.find(
 			(intent: { intent_id: string }) => intent.intent_id === 'INT-001'
@@ -190,11 +181,11 @@ async function copyOfBuiltIns(name: string): Promise<string> {
 
 describe('threadline validate <scenario folder>', () => {
 	it('validates a folder of scenarios and a single scenario', async () => {
-		const all = capture();
+		const all = captureOutput();
 		expect(await main(['validate', defaultScenariosRoot], all.output)).toBe(0);
 		expect(all.out).toHaveLength(3);
 		expect(all.out[0]).toMatch(/jwt-auth: valid scenario "jwt-auth" \(default\) — 3 intent\(s\)/);
-		const one = capture();
+		const one = captureOutput();
 		expect(await main(['validate', join(defaultScenariosRoot, 'weather-api')], one.output)).toBe(0);
 		expect(one.out[0]).toMatch(
 			/weather-api: valid scenario "weather-api" — 2 intent\(s\), \d+ file\(s\), demo of \d+ step\(s\)$/
@@ -217,7 +208,7 @@ describe('threadline validate <scenario folder>', () => {
 			join(weather, 'demo.yaml'),
 			'steps:\n  - call: read_file\n    input: {}\n    expect: fine\n'
 		);
-		const streams = capture();
+		const streams = captureOutput();
 		expect(await main(['validate', root], streams.output)).toBe(1);
 		expect(streams.err).toEqual([
 			`${weather}/scenario.yaml:6:18 approval_policy must be one of always, destructive, never (got "sometimes")`,
@@ -236,7 +227,7 @@ describe('threadline validate <scenario folder>', () => {
 		await rm(join(root, 'weather-api'), { recursive: true });
 		const jwt = join(root, 'jwt-auth', 'scenario.yaml');
 		await writeFile(jwt, (await readFile(jwt, 'utf8')).replace('default: true\n', ''));
-		const streams = capture();
+		const streams = captureOutput();
 		expect(await main(['validate', root], streams.output)).toBe(1);
 		expect(streams.err[0]).toBe(
 			`${root}/weather/scenario.yaml:1:5 id "weather-api" must equal the folder name "weather" (the ?scenario= value and the bundle's file name come from it)`
@@ -244,7 +235,7 @@ describe('threadline validate <scenario folder>', () => {
 
 		await cp(join(root, 'weather'), join(root, 'weather-api'), { recursive: true });
 		await rm(join(root, 'weather'), { recursive: true });
-		const none = capture();
+		const none = captureOutput();
 		expect(await main(['validate', root], none.output)).toBe(1);
 		expect(none.err[0]).toBe(
 			`${root}: no built-in scenario has "default: true"; mark exactly one (the one / opens)`
@@ -254,7 +245,7 @@ describe('threadline validate <scenario folder>', () => {
 			const path = join(root, id, 'scenario.yaml');
 			await writeFile(path, `${await readFile(path, 'utf8')}default: true\n`);
 		}
-		const two = capture();
+		const two = captureOutput();
 		expect(await main(['validate', root], two.output)).toBe(1);
 		expect(two.err[0]).toBe(
 			`${root}: 2 built-in scenarios have "default: true" (jwt-auth, weather-api); keep exactly one`
@@ -265,7 +256,7 @@ describe('threadline validate <scenario folder>', () => {
 		const root = await copyOfBuiltIns('strays');
 		await mkdir(join(root, 'drafts'));
 		await symlink('/etc/passwd', join(root, 'refactor-only', 'files', 'passwords'));
-		const streams = capture();
+		const streams = captureOutput();
 		expect(await main(['validate', root], streams.output)).toBe(1);
 		expect(streams.err).toContain(
 			`${root}/drafts: not a scenario folder (no scenario.yaml); remove it or add one`
@@ -277,7 +268,7 @@ describe('threadline validate <scenario folder>', () => {
 
 	it('exits 2 for a path that does not exist or holds no scenario', async () => {
 		for (const path of [join(scratch, 'nothing-here'), await mkdtemp(join(scratch, 'empty-'))]) {
-			const streams = capture();
+			const streams = captureOutput();
 			expect(await main(['validate', path], streams.output)).toBe(2);
 			expect(streams.err[0]).toMatch(/^threadline: /);
 		}
@@ -288,7 +279,7 @@ describe('build-scenarios', () => {
 	it('writes index.json and one bundle per scenario, the same bytes every time', async () => {
 		const root = await copyOfBuiltIns('build');
 		await writeFile(join(root, 'old-scenario.json'), '{}');
-		const first = capture();
+		const first = captureOutput();
 		expect(await buildScenarios(root, first.output)).toBe(0);
 		expect(first.out.at(-1)).toBe('3 scenario(s): jwt-auth, refactor-only, weather-api');
 		expect(first.out.join('\n')).toMatch(/old-scenario\.json {2}removed/);
@@ -323,7 +314,7 @@ describe('build-scenarios', () => {
 		expect(bundle.files['.orchestration/active_intents.yaml'].content).toContain('id: INT-001');
 		expect(bundle.demo).toContain('select_active_intent');
 
-		const second = capture();
+		const second = captureOutput();
 		expect(await buildScenarios(root, second.output)).toBe(0);
 		expect(second.out.filter((line) => line.endsWith('(unchanged)'))).toHaveLength(4);
 		expect(await readFile(join(root, 'jwt-auth.json'), 'utf8')).toBe(bundleText);
@@ -332,7 +323,7 @@ describe('build-scenarios', () => {
 	it('writes nothing and fails with the errors when a scenario is invalid', async () => {
 		const root = await copyOfBuiltIns('build-broken');
 		await writeFile(join(root, 'refactor-only', 'files', '.intentignore'), 'INT-404\n');
-		const streams = capture();
+		const streams = captureOutput();
 		expect(await buildScenarios(root, streams.output)).toBe(1);
 		expect(streams.err[0]).toBe(
 			`${root}/refactor-only/files/.intentignore:1:1 lists "INT-404", which is not an intent in .orchestration/active_intents.yaml (known: INT-001, INT-002); a misspelled id protects nothing`

@@ -8,21 +8,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import agentTraceSchema from '../../hooks/ledger/agent-trace-0.1.0.schema.json' with { type: 'json' };
 import { zipEntries } from '../../hooks/ledger/read-export.js';
+import { captureOutput } from './capture-output.js';
 import { main } from './main.js';
 import { readFolderEntries } from './read-export-source.js';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
 const run = promisify(execFile);
-
-function capture() {
-	const out: string[] = [];
-	const err: string[] = [];
-	return {
-		out,
-		err,
-		output: { out: (text: string) => out.push(text), err: (text: string) => err.push(text) }
-	};
-}
 
 let workspace: string;
 
@@ -36,7 +27,7 @@ afterEach(async () => {
 });
 
 async function replayDemo() {
-	const streams = capture();
+	const streams = captureOutput();
 	const code = await main(
 		['replay', join(fixtures, 'trp1-demo.yaml'), '--workspace', workspace],
 		streams.output
@@ -116,13 +107,13 @@ describe('threadline replay → verify → report: the TRP1 demo', () => {
 
 	it('exports records that verify, as a folder and as a zip', async () => {
 		await replayDemo();
-		const folder = capture();
+		const folder = captureOutput();
 		expect(await main(['verify', workspace], folder.output)).toBe(0);
 		expect(folder.out.join('\n')).toContain('OK: chain, schema and content hashes hold');
 		const zipPath = join(workspace, '..', `${workspace.split('/').at(-1)}.zip`);
 		await writeFile(zipPath, zipEntries(await readFolderEntries(workspace)));
 		try {
-			const zipped = capture();
+			const zipped = captureOutput();
 			expect(await main(['verify', zipPath, '--json'], zipped.output)).toBe(0);
 			const report = JSON.parse(zipped.out.join('\n'));
 			expect(report.trace.records).toBe(5);
@@ -149,7 +140,7 @@ describe('threadline replay → verify → report: the TRP1 demo', () => {
 		);
 		expect(tampered).not.toBe(original);
 		await writeFile(tracePath, tampered);
-		const traced = capture();
+		const traced = captureOutput();
 		expect(await main(['verify', workspace], traced.output)).toBe(1);
 		expect(traced.err.join('\n')).toMatch(/FAILED: .*(seq|line) \d+/);
 
@@ -157,14 +148,14 @@ describe('threadline replay → verify → report: the TRP1 demo', () => {
 		await writeFile(join(workspace, 'src/auth/jwt.ts'), '// sneaky unrecorded edit\n', {
 			flag: 'a'
 		});
-		const edited = capture();
+		const edited = captureOutput();
 		expect(await main(['verify', workspace], edited.output)).toBe(1);
 		expect(edited.out.join('\n')).toContain('src/auth/jwt.ts');
 	});
 
 	it('reports per intent what a grader needs', async () => {
 		await replayDemo();
-		const streams = capture();
+		const streams = captureOutput();
 		expect(await main(['report', workspace, '--format', 'json'], streams.output)).toBe(0);
 		const report = JSON.parse(streams.out.join('\n'));
 		expect(report.verified).toBe(true);
@@ -206,7 +197,7 @@ describe('threadline replay → verify → report: the TRP1 demo', () => {
 		try {
 			await cp(workspace, join(batch, 'alice'), { recursive: true });
 			await writeFile(join(batch, 'bob.zip'), zipEntries(await readFolderEntries(workspace)));
-			const streams = capture();
+			const streams = captureOutput();
 			expect(await main(['report', batch, '--format', 'csv'], streams.output)).toBe(0);
 			const rows = streams.out.join('\n').split('\n');
 			expect(rows).toHaveLength(3);
@@ -219,7 +210,7 @@ describe('threadline replay → verify → report: the TRP1 demo', () => {
 
 	it('continues the same ledger when replayed twice', async () => {
 		await replayDemo();
-		const second = capture();
+		const second = captureOutput();
 		// The script lives outside the workspace: a file inside it would be an unrecorded change.
 		const script = `${workspace}-again.yaml`;
 		await writeFile(script, 'steps:\n  - call: list_files\n    input: {}\n');
@@ -228,7 +219,7 @@ describe('threadline replay → verify → report: the TRP1 demo', () => {
 		} finally {
 			await rm(script, { force: true });
 		}
-		const verify = capture();
+		const verify = captureOutput();
 		expect(await main(['verify', workspace], verify.output)).toBe(0);
 	});
 });
@@ -237,7 +228,7 @@ describe('threadline: bad input gets a clear error', () => {
 	it('exits 2 with line:column for an invalid script', async () => {
 		const script = join(workspace, 'bad.yaml');
 		await writeFile(script, 'steps:\n  - call: write_to_file\n    input: [oops\n');
-		const streams = capture();
+		const streams = captureOutput();
 		expect(await main(['replay', script, '--workspace', workspace], streams.output)).toBe(2);
 		expect(streams.err[0]).toMatch(/bad\.yaml:\d+:\d+ /);
 	});
@@ -251,14 +242,14 @@ describe('threadline: bad input gets a clear error', () => {
 			['verify', join(workspace, 'nothing-here')],
 			['frobnicate']
 		]) {
-			const streams = capture();
+			const streams = captureOutput();
 			expect(await main(argv, streams.output), argv.join(' ')).toBe(2);
 			expect(streams.err.join('\n')).toMatch(/^threadline: /);
 		}
 	});
 
 	it('validates an intents file with line:column errors', async () => {
-		const good = capture();
+		const good = captureOutput();
 		expect(
 			await main(
 				['validate', join(fixtures, 'trp1-workspace/.orchestration/active_intents.yaml')],
@@ -268,7 +259,7 @@ describe('threadline: bad input gets a clear error', () => {
 		expect(good.out[0]).toContain('2 intent(s)');
 		const file = join(workspace, 'broken.yaml');
 		await writeFile(file, 'active_intents:\n  - id: INT-9\n    name: x\n    status: DONE\n');
-		const bad = capture();
+		const bad = captureOutput();
 		expect(await main(['validate', file], bad.output)).toBe(1);
 		expect(bad.err[0]).toMatch(/broken\.yaml:4:13 .*DRAFT, IN_PROGRESS, BLOCKED, COMPLETED/);
 	});

@@ -1,16 +1,19 @@
-import {
-	isAlias,
-	isMap,
-	isScalar,
-	isSeq,
-	LineCounter,
-	parseDocument,
-	visit,
-	type Document
-} from 'yaml';
+import { isMap, isScalar, isSeq, type Document } from 'yaml';
 import type { z } from 'zod';
 import type { Intent, IntentsDocument } from './intent.js';
 import { intentsFileSchema, type IntentEntry } from './intent-schema.js';
+import { describeValue, formatPath, quoteHint } from '../yaml/issue-wording.js';
+import {
+	locateYamlPath,
+	nodeStart,
+	parseYamlWithPositions,
+	resolveAlias,
+	sortByPosition,
+	yamlData,
+	yamlSyntaxErrors,
+	type YamlPathSegment,
+	type YamlPosition
+} from '../yaml/yaml-position.js';
 
 /** One problem in active_intents.yaml, placed where the instructor has to fix it (1-based). */
 export interface IntentsError {
@@ -24,7 +27,6 @@ export type ParseIntentsResult =
 	{ ok: true; document: IntentsDocument } | { ok: false; errors: IntentsError[] };
 
 type Issue = z.core.$ZodIssue;
-type PathSegment = string | number;
 
 const knownIntentKeys = new Set([
 	'id',
@@ -44,25 +46,12 @@ export function formatIntentsError(error: IntentsError): string {
 }
 
 export function parseIntents(yamlText: string): ParseIntentsResult {
-	const lineCounter = new LineCounter();
-	const yamlDocument = parseDocument(yamlText, { lineCounter, prettyErrors: false });
-	const position = (offset: number): { line: number; column: number } => {
-		const { line, col } = lineCounter.linePos(offset);
-		// LineCounter reports line 0 before it has seen a newline; the file's first line is 1.
-		return line === 0 ? { line: 1, column: offset + 1 } : { line, column: col };
-	};
+	const parsed = parseYamlWithPositions(yamlText);
+	const { yamlDocument, position } = parsed;
 
-	if (yamlDocument.errors.length > 0) {
-		return {
-			ok: false,
-			errors: sortErrors(
-				yamlDocument.errors.map((error) => ({
-					...position(error.pos[0]),
-					message: syntaxMessage(error.code, error.message, yamlText, error.pos),
-					path: []
-				}))
-			)
-		};
+	const syntaxErrors = yamlSyntaxErrors(parsed);
+	if (syntaxErrors.length > 0) {
+		return { ok: false, errors: syntaxErrors.map((error) => ({ ...error, path: [] })) };
 	}
 
 	const contents = resolveAlias(yamlDocument, yamlDocument.contents);
@@ -94,33 +83,20 @@ export function parseIntents(yamlText: string): ParseIntentsResult {
 		);
 	}
 
-	const recursiveAlias = findRecursiveAlias(yamlDocument);
-	if (recursiveAlias !== null) {
-		// A value that contains itself cannot be turned into JSON (ledger, exports) or shown.
-		return failAt(
-			position(recursiveAlias.offset),
-			`The alias *${recursiveAlias.name} refers to a value that contains it; a value cannot include itself.`,
-			[]
-		);
-	}
-
-	let data: unknown;
-	try {
-		data = yamlDocument.toJS({ maxAliasCount: 1000 });
-	} catch (error) {
-		// toJS refuses alias bombs ("billion laughs"); report it instead of hanging or throwing.
-		const message = error instanceof Error ? error.message : String(error);
-		return failAt(position(0), `The file could not be read: ${message}`, []);
+	// Only once the top level is known to be right: its message is the more useful one.
+	const read = yamlData(parsed);
+	if (!read.ok) {
+		return { ok: false, errors: read.errors.map((error) => ({ ...error, path: [] })) };
 	}
 
 	const errors: IntentsError[] = [];
-	const located = (path: PathSegment[], message: string): IntentsError => ({
-		...position(offsetOf(yamlDocument, path)),
+	const located = (path: YamlPathSegment[], message: string): IntentsError => ({
+		...position(locateYamlPath(yamlDocument, path).valueOffset),
 		message,
 		path
 	});
 
-	const result = intentsFileSchema.safeParse(data, { reportInput: true });
+	const result = intentsFileSchema.safeParse(read.data, { reportInput: true });
 	if (!result.success) {
 		for (const problem of result.error.issues.flatMap((issue) => describeIssue(issue, []))) {
 			errors.push(located(problem.path, problem.message));
@@ -129,7 +105,7 @@ export function parseIntents(yamlText: string): ParseIntentsResult {
 	errors.push(...duplicateIdErrors(yamlDocument, position));
 
 	if (errors.length > 0 || !result.success) {
-		return { ok: false, errors: sortErrors(dedupe(errors)) };
+		return { ok: false, errors: sortByPosition(dedupe(errors)) };
 	}
 
 	const { active_intents: entries, ...documentExtra } = result.data;
@@ -156,39 +132,8 @@ function toIntent(entry: IntentEntry): Intent {
 	};
 }
 
-function failAt(
-	where: { line: number; column: number },
-	message: string,
-	path: PathSegment[]
-): ParseIntentsResult {
+function failAt(where: YamlPosition, message: string, path: YamlPathSegment[]): ParseIntentsResult {
 	return { ok: false, errors: [{ ...where, message, path }] };
-}
-
-function syntaxMessage(
-	code: string,
-	message: string,
-	text: string,
-	range: [number, number]
-): string {
-	if (code === 'DUPLICATE_KEY') {
-		// The error range covers only the key's first character; read the whole key from the text.
-		const keyMatch = /^(?:"([^"\n]*)"|'([^'\n]*)'|([^:\n]*?))\s*:/.exec(
-			text.slice(range[0], range[0] + 200)
-		);
-		const key = (keyMatch?.[1] ?? keyMatch?.[2] ?? keyMatch?.[3] ?? '').trim();
-		return key
-			? `The key "${key}" appears twice in the same map; keep one.`
-			: 'A key appears twice in the same map; keep one.';
-	}
-	if (code === 'MULTIPLE_DOCS') {
-		return 'The file holds more than one YAML document (a "---" line); keep everything in one document.';
-	}
-	if (code === 'TAB_AS_INDENT') return 'Tabs are not allowed for indentation in YAML; use spaces.';
-	return `YAML syntax error: ${message}`;
-}
-
-function sortErrors(errors: IntentsError[]): IntentsError[] {
-	return [...errors].sort((left, right) => left.line - right.line || left.column - right.column);
 }
 
 function dedupe(errors: IntentsError[]): IntentsError[] {
@@ -205,11 +150,11 @@ function dedupe(errors: IntentsError[]): IntentsError[] {
 // Turning zod issues into sentences an instructor can act on.
 
 interface Problem {
-	path: PathSegment[];
+	path: YamlPathSegment[];
 	message: string;
 }
 
-function describeIssue(issue: Issue, prefix: PathSegment[]): Problem[] {
+function describeIssue(issue: Issue, prefix: YamlPathSegment[]): Problem[] {
 	const path = [...prefix, ...issue.path.map(toSegment)];
 	const label = fieldLabel(path);
 	const input = (issue as { input?: unknown }).input;
@@ -258,11 +203,11 @@ function describeIssue(issue: Issue, prefix: PathSegment[]): Problem[] {
 	}
 }
 
-function toSegment(segment: PropertyKey): PathSegment {
+function toSegment(segment: PropertyKey): YamlPathSegment {
 	return typeof segment === 'number' ? segment : String(segment);
 }
 
-function fieldLabel(path: PathSegment[]): string {
+function fieldLabel(path: YamlPathSegment[]): string {
 	if (path.length === 0) return 'The file';
 	if (path[0] === 'active_intents' && path.length >= 2) {
 		const rest = path.slice(2);
@@ -270,15 +215,6 @@ function fieldLabel(path: PathSegment[]): string {
 		return formatPath(rest);
 	}
 	return formatPath(path);
-}
-
-function formatPath(path: PathSegment[]): string {
-	let text = '';
-	for (const segment of path) {
-		if (typeof segment === 'number') text += `[${segment}]`;
-		else text += text === '' ? segment : `.${segment}`;
-	}
-	return text;
 }
 
 function typeName(expected: string): string {
@@ -299,24 +235,8 @@ function typeName(expected: string): string {
 }
 
 function typeHint(expected: string, input: unknown): string {
-	if (expected === 'string' && (typeof input === 'number' || typeof input === 'boolean')) {
-		return `; put it in quotes, e.g. "${String(input)}"`;
-	}
 	if (expected === 'array' && input === null) return '; write [] for an empty list';
-	if (expected === 'array' && typeof input === 'string') {
-		return `; write a list, e.g. [${JSON.stringify(input)}]`;
-	}
-	return '';
-}
-
-function describeValue(value: unknown): string {
-	if (value === null) return 'nothing';
-	if (typeof value === 'string') {
-		return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-	}
-	if (Array.isArray(value)) return 'a list';
-	if (typeof value === 'object') return 'a map';
-	return String(value);
+	return quoteHint(expected, input);
 }
 
 function closeOption(input: unknown, options: string[]): string | null {
@@ -333,82 +253,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Finding the node a path points at, so errors land on the value that is wrong.
-
-function resolveAlias(yamlDocument: Document, node: unknown): unknown {
-	let current = node;
-	// Bounded: an alias chain longer than this is not something an instructor wrote.
-	for (let hops = 0; hops < 32 && isAlias(current); hops++) {
-		current = current.resolve(yamlDocument) ?? null;
-	}
-	return current;
-}
-
-function nodeStart(node: unknown): number {
-	const range = (node as { range?: [number, number, number] | null } | null)?.range;
-	return range ? range[0] : 0;
-}
-
-function keyEquals(key: unknown, segment: PathSegment): boolean {
-	return isScalar(key) && String(key.value) === String(segment);
-}
-
-/** The offset of the value at `path`, or of the closest thing that exists on the way there. */
-function offsetOf(yamlDocument: Document, path: PathSegment[]): number {
-	let node: unknown = resolveAlias(yamlDocument, yamlDocument.contents);
-	let offset = nodeStart(node);
-	for (const segment of path) {
-		if (isMap(node)) {
-			const pair = node.items.find((candidate) => keyEquals(candidate.key, segment));
-			// A missing key: point at the map that should hold it.
-			if (!pair) return offset;
-			const value = pair.value;
-			const emptyValue =
-				value === null ||
-				(isScalar(value) &&
-					value.value === null &&
-					value.range &&
-					value.range[0] === value.range[1]);
-			if (emptyValue) return nodeStart(pair.key);
-			node = resolveAlias(yamlDocument, value);
-			offset = nodeStart(isAlias(value) ? value : node);
-		} else if (isSeq(node) && typeof segment === 'number') {
-			const item = node.items[segment];
-			if (item === undefined) return offset;
-			node = resolveAlias(yamlDocument, item);
-			offset = nodeStart(item);
-		} else {
-			return offset;
-		}
-	}
-	return offset;
-}
-
-function findRecursiveAlias(yamlDocument: Document): { name: string; offset: number } | null {
-	let found: { name: string; offset: number } | null = null;
-	visit(yamlDocument, {
-		Alias(_key, alias) {
-			const source = alias.resolve(yamlDocument);
-			const aliasRange = alias.range;
-			const sourceRange = source?.range;
-			if (
-				aliasRange &&
-				sourceRange &&
-				aliasRange[0] >= sourceRange[0] &&
-				aliasRange[0] < sourceRange[2]
-			) {
-				found = { name: alias.source, offset: aliasRange[0] };
-				return visit.BREAK;
-			}
-			return undefined;
-		}
-	});
-	return found;
-}
+// Checks the schema cannot make: they need the YAML nodes (to place the second use of an id).
 
 function duplicateIdErrors(
 	yamlDocument: Document,
-	position: (offset: number) => { line: number; column: number }
+	position: (offset: number) => YamlPosition
 ): IntentsError[] {
 	const contents = resolveAlias(yamlDocument, yamlDocument.contents);
 	if (!isMap(contents)) return [];

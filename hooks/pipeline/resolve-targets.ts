@@ -5,6 +5,8 @@ import type { ValidatedCall } from './hook-types.js';
 /** Where the shell mounts the workspace; absolute paths under it are workspace paths. */
 export const shellWorkspaceRoot = '/workspace';
 
+const singlePathSuggestion = 'Use a workspace-relative path such as src/index.ts.';
+
 export type ResolvedTargets =
 	| {
 			ok: true;
@@ -23,13 +25,7 @@ export function resolveTargets(call: ValidatedCall): ResolvedTargets {
 			// the path is still normalised, and the executor reads the normalised one.
 			const raw = String(call.input.path);
 			const normalised = normalizeWorkspacePath(raw);
-			if (!normalised.ok) {
-				return {
-					ok: false,
-					message: `path "${raw}": ${normalised.reason}`,
-					suggestion: 'Use a workspace-relative path such as src/index.ts.'
-				};
-			}
+			if (!normalised.ok) return unusable('path', raw, normalised.reason, singlePathSuggestion);
 			call.input.path = normalised.path;
 			return { ok: true, targets: [] };
 		}
@@ -38,13 +34,7 @@ export function resolveTargets(call: ValidatedCall): ResolvedTargets {
 		case 'delete_file': {
 			const raw = String(call.input.path);
 			const normalised = normalizeWorkspacePath(raw);
-			if (!normalised.ok) {
-				return {
-					ok: false,
-					message: `path "${raw}": ${normalised.reason}`,
-					suggestion: 'Use a workspace-relative path such as src/index.ts.'
-				};
-			}
+			if (!normalised.ok) return unusable('path', raw, normalised.reason, singlePathSuggestion);
 			return { ok: true, targets: [normalised.path] };
 		}
 		case 'request_scope_expansion': {
@@ -52,11 +42,12 @@ export function resolveTargets(call: ValidatedCall): ResolvedTargets {
 			for (const raw of call.input.paths as string[]) {
 				const normalised = normalizeWorkspacePath(raw);
 				if (!normalised.ok) {
-					return {
-						ok: false,
-						message: `path "${raw}": ${normalised.reason}`,
-						suggestion: 'Give workspace-relative paths or globs such as src/db/**.'
-					};
+					return unusable(
+						'path',
+						raw,
+						normalised.reason,
+						'Give workspace-relative paths or globs such as src/db/**.'
+					);
 				}
 				requested.push(normalised.path);
 			}
@@ -66,12 +57,7 @@ export function resolveTargets(call: ValidatedCall): ResolvedTargets {
 		case 'execute_command': {
 			const rawCwd = (call.input.cwd as string | undefined) || '.';
 			const cwd = normalizeWorkspacePath(rawCwd, { allowRoot: true });
-			if (!cwd.ok)
-				return {
-					ok: false,
-					message: `cwd "${rawCwd}": ${cwd.reason}`,
-					suggestion: 'Use a workspace-relative folder.'
-				};
+			if (!cwd.ok) return unusable('cwd', rawCwd, cwd.reason, 'Use a workspace-relative folder.');
 			const classification = classifyCommand(String(call.input.command));
 			const targets = new Set<string>();
 			for (const target of classification.writeTargets) {
@@ -83,6 +69,16 @@ export function resolveTargets(call: ValidatedCall): ResolvedTargets {
 		default:
 			return { ok: true, targets: [] };
 	}
+}
+
+/** Why a path the call gave cannot be used, in the words the model receives. */
+function unusable(
+	field: 'path' | 'cwd',
+	raw: string,
+	reason: string,
+	suggestion: string
+): Extract<ResolvedTargets, { ok: false }> {
+	return { ok: false, message: `${field} "${raw}": ${reason}`, suggestion };
 }
 
 /** A command's write target as a workspace path; `null` when it lies outside the workspace (/tmp, /dev/null). */

@@ -1,5 +1,10 @@
-import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import {
+	locateYamlPath,
+	parseYamlWithPositions,
+	type YamlMessage,
+	type YamlPathSegment
+} from '../yaml/yaml-position.js';
 
 /**
  * A scripted agent session: the format of `threadline replay` and of a scenario's demo agent.
@@ -42,60 +47,31 @@ export const replayScriptSchema = z.strictObject({
 export type ReplayScript = z.infer<typeof replayScriptSchema>;
 export type ReplayStep = ReplayScript['steps'][number];
 
-export interface ReplayScriptError {
-	line: number;
-	column: number;
-	message: string;
-}
+export type ReplayScriptError = YamlMessage;
 
 /** Parses a YAML (or JSON, a subset of YAML) replay script, with line:column on every error. */
 export function parseReplayScript(
 	text: string
 ): { ok: true; script: ReplayScript } | { ok: false; errors: ReplayScriptError[] } {
-	const lineCounter = new LineCounter();
-	const document = parseDocument(text, { lineCounter, prettyErrors: false });
-	if (document.errors.length > 0) {
+	const { yamlDocument, position } = parseYamlWithPositions(text);
+	if (yamlDocument.errors.length > 0) {
 		return {
 			ok: false,
-			errors: document.errors.map((error) => {
-				const position = lineCounter.linePos(error.pos[0]);
-				return {
-					line: position.line,
-					column: position.col,
-					message: error.message.split('\n')[0] ?? error.message
-				};
-			})
+			errors: yamlDocument.errors.map((error) => ({
+				...position(error.pos[0]),
+				message: error.message.split('\n')[0] ?? error.message
+			}))
 		};
 	}
-	const parsed = replayScriptSchema.safeParse(document.toJS());
+	const parsed = replayScriptSchema.safeParse(yamlDocument.toJS());
 	if (parsed.success) return { ok: true, script: parsed.data };
 	return {
 		ok: false,
 		errors: parsed.error.issues.map((issue) => {
-			const node = nodeAt(document.contents, issue.path as (string | number)[]);
-			const offset = node?.range?.[0] ?? 0;
-			const position = lineCounter.linePos(offset);
+			// The value at the path, or the closest node on the way there that exists.
+			const { valueOffset } = locateYamlPath(yamlDocument, issue.path as YamlPathSegment[]);
 			const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
-			return { line: position.line, column: position.col, message: `${where}${issue.message}` };
+			return { ...position(valueOffset), message: `${where}${issue.message}` };
 		})
 	};
-}
-
-type YamlNode = { range?: [number, number, number] | null } & object;
-
-/** The deepest node along `path` that exists, so an error points as close to its cause as possible. */
-function nodeAt(root: unknown, path: (string | number)[]): YamlNode | null {
-	let current: unknown = root;
-	let found: YamlNode | null = (root as YamlNode) ?? null;
-	for (const key of path) {
-		if (isMap(current)) {
-			const pair = current.items.find((item) => (item.key as { value?: unknown })?.value === key);
-			if (!pair) break;
-			current = pair.value ?? pair.key;
-		} else if (isSeq(current) && typeof key === 'number') {
-			current = current.items[key];
-		} else break;
-		if (current && typeof current === 'object') found = current as YamlNode;
-	}
-	return found;
 }

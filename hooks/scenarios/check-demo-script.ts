@@ -1,7 +1,7 @@
 import { toolErrorCodes } from '../errors/tool-error.js';
 import { parseReplayScript } from '../replay/replay-script.js';
 import { isKnownTool, toolInputSchemas } from '../tools/tool-catalog.js';
-import { readYamlWithPositions, sortByPosition, type YamlMessage } from './yaml-position.js';
+import { readYamlWithPositions, sortByPosition, type YamlMessage } from '../yaml/yaml-position.js';
 
 const expectations: readonly string[] = ['ok', ...toolErrorCodes];
 
@@ -11,16 +11,7 @@ const expectations: readonly string[] = ['ok', ...toolErrorCodes];
  */
 export function checkDemoScript(text: string): YamlMessage[] {
 	const parsed = parseReplayScript(text);
-	if (!parsed.ok) {
-		// The replay parser can report line 0 for a problem at the very start of the file.
-		return sortByPosition(
-			parsed.errors.map((error) => ({
-				line: Math.max(1, error.line),
-				column: Math.max(1, error.column),
-				message: error.message
-			}))
-		);
-	}
+	if (!parsed.ok) return sortByPosition(parsed.errors);
 	const read = readYamlWithPositions(text);
 	if (!read.ok) return read.errors;
 	const problems: YamlMessage[] = [];

@@ -6,7 +6,8 @@ import {
 	sortByPosition,
 	type YamlMessage,
 	type YamlPathSegment
-} from './yaml-position.js';
+} from '../yaml/yaml-position.js';
+import { describeValue, formatPath, quoteHint } from '../yaml/issue-wording.js';
 
 /**
  * `scenario.yaml`: what a learner sees before the workspace opens (title, summary, brief, suggested
@@ -176,15 +177,6 @@ export function describeManifestIssues(issues: readonly z.core.$ZodIssue[]): Man
 	return problems;
 }
 
-function formatPath(path: readonly YamlPathSegment[]): string {
-	let text = '';
-	for (const segment of path) {
-		if (typeof segment === 'number') text += `[${segment}]`;
-		else text += text === '' ? segment : `.${segment}`;
-	}
-	return text;
-}
-
 function typeName(expected: string): string {
 	const names: Record<string, string> = {
 		string: 'text',
@@ -194,27 +186,6 @@ function typeName(expected: string): string {
 		number: 'a number'
 	};
 	return names[expected] ?? expected;
-}
-
-function quoteHint(expected: string, input: unknown): string {
-	if (expected === 'string' && (typeof input === 'number' || typeof input === 'boolean')) {
-		return `; put it in quotes, e.g. "${String(input)}"`;
-	}
-	if (expected === 'array' && typeof input === 'string') {
-		return `; write a list, e.g. [${JSON.stringify(input)}]`;
-	}
-	return '';
-}
-
-function describeValue(value: unknown): string {
-	if (value === null) return 'nothing';
-	if (value === undefined) return 'nothing';
-	if (typeof value === 'string') {
-		return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-	}
-	if (Array.isArray(value)) return 'a list';
-	if (typeof value === 'object') return 'a map';
-	return String(value);
 }
 
 /** The known key a typo most likely meant: same letters but for at most two edits. */

@@ -10,8 +10,9 @@ import {
 } from 'yaml';
 
 /**
- * Reading a YAML file an instructor wrote so that every later error (schema, cross-file checks)
- * can point at the line and column to fix. Scenario manifests use it; it knows nothing about them.
+ * Reading a YAML file a person wrote so that every later error (schema, cross-file checks) can
+ * point at the line and column to fix. The intents file, scenario manifests and replay scripts use
+ * it; it knows nothing about any of them.
  */
 export interface YamlPosition {
 	/** 1-based. */
@@ -26,6 +27,13 @@ export interface YamlMessage extends YamlPosition {
 
 export type YamlPathSegment = string | number;
 
+/** A parsed document that has not been judged yet: it may hold syntax errors. */
+export interface ParsedYaml {
+	text: string;
+	yamlDocument: Document;
+	position(offset: number): YamlPosition;
+}
+
 export interface PositionedYaml {
 	/** The plain value (maps as objects, sequences as arrays); aliases resolved. */
 	data: unknown;
@@ -39,12 +47,33 @@ export interface PositionedYaml {
 export type ReadYamlResult =
 	{ ok: true; yaml: PositionedYaml } | { ok: false; errors: YamlMessage[] };
 
+export type YamlDataResult = { ok: true; data: unknown } | { ok: false; errors: YamlMessage[] };
+
 /** Enough for anchors an instructor reuses; far below what an alias bomb needs. */
 const maximumAliasCount = 1000;
 /** An alias chain longer than this is not something a person wrote. */
 const maximumAliasHops = 32;
 
+/** Syntax errors, then self-containing aliases and alias bombs; the plain data when none. */
 export function readYamlWithPositions(text: string): ReadYamlResult {
+	const parsed = parseYamlWithPositions(text);
+	const syntaxErrors = yamlSyntaxErrors(parsed);
+	if (syntaxErrors.length > 0) return { ok: false, errors: syntaxErrors };
+	const read = yamlData(parsed);
+	if (!read.ok) return read;
+	const { yamlDocument, position } = parsed;
+	return {
+		ok: true,
+		yaml: {
+			data: read.data,
+			position,
+			valueAt: (path) => position(locateYamlPath(yamlDocument, path).valueOffset),
+			keyAt: (path) => position(locateYamlPath(yamlDocument, path).keyOffset)
+		}
+	};
+}
+
+export function parseYamlWithPositions(text: string): ParsedYaml {
 	const lineCounter = new LineCounter();
 	const yamlDocument = parseDocument(text, { lineCounter, prettyErrors: false });
 	const position = (offset: number): YamlPosition => {
@@ -52,22 +81,24 @@ export function readYamlWithPositions(text: string): ReadYamlResult {
 		// LineCounter can say line 0 before it has seen a line start; the file's first line is 1.
 		return line === 0 ? { line: 1, column: offset + 1 } : { line, column: col };
 	};
+	return { text, yamlDocument, position };
+}
 
-	if (yamlDocument.errors.length > 0) {
-		return {
-			ok: false,
-			errors: sortByPosition(
-				yamlDocument.errors.map((error) => ({
-					...position(error.pos[0]),
-					message: syntaxMessage(error.code, error.message, text, error.pos[0])
-				}))
-			)
-		};
-	}
+/** The document's syntax errors as plain sentences, in file order; empty when there are none. */
+export function yamlSyntaxErrors({ text, yamlDocument, position }: ParsedYaml): YamlMessage[] {
+	return sortByPosition(
+		yamlDocument.errors.map((error) => ({
+			...position(error.pos[0]),
+			message: syntaxMessage(error.code, error.message, text, error.pos[0])
+		}))
+	);
+}
 
+/** The plain value of a document without syntax errors, unless it cannot become JSON. */
+export function yamlData({ yamlDocument, position }: ParsedYaml): YamlDataResult {
 	const recursive = findRecursiveAlias(yamlDocument);
 	if (recursive) {
-		// A value that contains itself cannot become JSON (bundles, exports).
+		// A value that contains itself cannot become JSON (ledger, bundles, exports).
 		return {
 			ok: false,
 			errors: [
@@ -78,10 +109,8 @@ export function readYamlWithPositions(text: string): ReadYamlResult {
 			]
 		};
 	}
-
-	let data: unknown;
 	try {
-		data = yamlDocument.toJS({ maxAliasCount: maximumAliasCount });
+		return { ok: true, data: yamlDocument.toJS({ maxAliasCount: maximumAliasCount }) };
 	} catch (error) {
 		// toJS refuses alias bombs ("billion laughs"): report it instead of hanging.
 		const message = error instanceof Error ? error.message : String(error);
@@ -90,16 +119,6 @@ export function readYamlWithPositions(text: string): ReadYamlResult {
 			errors: [{ line: 1, column: 1, message: `The file could not be read: ${message}` }]
 		};
 	}
-
-	return {
-		ok: true,
-		yaml: {
-			data,
-			position,
-			valueAt: (path) => position(locate(yamlDocument, path).valueOffset),
-			keyAt: (path) => position(locate(yamlDocument, path).keyOffset)
-		}
-	};
 }
 
 export function sortByPosition<Message extends YamlPosition>(messages: Message[]): Message[] {
@@ -124,7 +143,8 @@ function syntaxMessage(code: string, message: string, text: string, offset: numb
 	return `YAML syntax error: ${message.split('\n')[0] ?? message}`;
 }
 
-function resolveAlias(yamlDocument: Document, node: unknown): unknown {
+/** The node an alias chain ends at (bounded, so a cycle cannot hang). */
+export function resolveAlias(yamlDocument: Document, node: unknown): unknown {
 	let current = node;
 	for (let hops = 0; hops < maximumAliasHops && isAlias(current); hops++) {
 		current = current.resolve(yamlDocument) ?? null;
@@ -132,7 +152,8 @@ function resolveAlias(yamlDocument: Document, node: unknown): unknown {
 	return current;
 }
 
-function startOf(node: unknown): number {
+/** Where a node starts in the text; 0 for a missing node. */
+export function nodeStart(node: unknown): number {
 	const range = (node as { range?: [number, number, number] | null } | null)?.range;
 	return range ? range[0] : 0;
 }
@@ -150,14 +171,14 @@ function isEmptyScalar(node: unknown): boolean {
 
 /**
  * Walks `path` through the document. A missing key points at the map that should hold it; an empty
- * value (`title:` with nothing after it) points at its key, where the instructor will look.
+ * value (`title:` with nothing after it) points at its key, where the author will look.
  */
-function locate(
+export function locateYamlPath(
 	yamlDocument: Document,
 	path: readonly YamlPathSegment[]
 ): { valueOffset: number; keyOffset: number } {
 	let node: unknown = resolveAlias(yamlDocument, yamlDocument.contents);
-	let valueOffset = startOf(node);
+	let valueOffset = nodeStart(node);
 	let keyOffset = valueOffset;
 	for (const segment of path) {
 		if (isMap(node)) {
@@ -165,15 +186,15 @@ function locate(
 				(candidate) => isScalar(candidate.key) && String(candidate.key.value) === String(segment)
 			);
 			if (!pair) return { valueOffset, keyOffset: valueOffset };
-			keyOffset = startOf(pair.key);
+			keyOffset = nodeStart(pair.key);
 			if (isEmptyScalar(pair.value)) return { valueOffset: keyOffset, keyOffset };
 			node = resolveAlias(yamlDocument, pair.value);
-			valueOffset = startOf(isAlias(pair.value) ? pair.value : node);
+			valueOffset = nodeStart(isAlias(pair.value) ? pair.value : node);
 		} else if (isSeq(node) && typeof segment === 'number') {
 			const item = node.items[segment];
 			if (item === undefined) return { valueOffset, keyOffset: valueOffset };
 			node = resolveAlias(yamlDocument, item);
-			valueOffset = startOf(item);
+			valueOffset = nodeStart(item);
 			keyOffset = valueOffset;
 		} else {
 			return { valueOffset, keyOffset: valueOffset };

@@ -295,3 +295,291 @@ describe('IndexedDbWorkspaceFiles', () => {
 		expect(text(await files.read('still.txt'))).toBe('here');
 	});
 });
+
+describe('IndexedDbWorkspaceFiles extra stores and records', () => {
+	const extraStores = ['records', 'blobs'];
+
+	it('creates the extra stores, and adds them to an older database without losing its files', async () => {
+		const name = freshName();
+		// A database as the first version of this store left it: files, no extra stores.
+		const old = await openDB(name, 1, {
+			upgrade(database) {
+				database.createObjectStore('entries', { keyPath: 'path' });
+				database.createObjectStore('meta');
+			}
+		});
+		await old.put('entries', { path: 'kept.txt', kind: 'file', data: bytes('kept') });
+		await old.put('meta', { seededAt: 1 }, 'seeded');
+		old.close();
+
+		const files = await open(name, { extraStores });
+		expect(files.restoredFrom).toBe('database');
+		expect(text(await files.read('kept.txt'))).toBe('kept');
+		expect(await files.readAll('records')).toEqual([]);
+		await files.close();
+
+		const peek = await openDB(name);
+		expect(peek.version).toBe(2);
+		expect([...peek.objectStoreNames].sort()).toEqual(['blobs', 'entries', 'meta', 'records']);
+		peek.close();
+		// A store that needs no extra stores still opens the upgraded database.
+		const plain = await open(name);
+		expect(text(await plain.read('kept.txt'))).toBe('kept');
+	});
+
+	it('creates every store at once in a new database', async () => {
+		const name = freshName();
+		await (await open(name, { extraStores })).close();
+		const peek = await openDB(name);
+		expect(peek.version).toBe(1);
+		expect([...peek.objectStoreNames].sort()).toEqual(['blobs', 'entries', 'meta', 'records']);
+		peek.close();
+	});
+
+	it('refuses bad extraStores with a clear message', async () => {
+		await expect(open(freshName(), { extraStores: ['entries'] })).rejects.toThrow(/reserved/);
+		await expect(open(freshName(), { extraStores: ['a', 'a'] })).rejects.toThrow(/twice/);
+		await expect(open(freshName(), { extraStores: [''] })).rejects.toThrow(/non-empty/);
+		await expect(open(freshName(), { extraStores: 'a' as never })).rejects.toThrow(/array/);
+	});
+
+	it('stores queued records and pending file writes in one readwrite transaction', async () => {
+		const name = freshName();
+		const files = await open(name, { extraStores, flushDelayMs: 60_000 });
+		const transaction = vi.spyOn(globalThis.IDBDatabase.prototype, 'transaction');
+		await files.write('a.txt', bytes('a'));
+		files.queueRecords([
+			{ store: 'records', key: 1, value: { note: 'one' } },
+			{ store: 'blobs', key: 'sha256:x', value: bytes('blob') }
+		]);
+		await files.flush();
+		const readwrite = transaction.mock.calls.filter((call) => call[1] === 'readwrite');
+		expect(readwrite).toHaveLength(1);
+		expect([...(readwrite[0]?.[0] as string[])].sort()).toEqual([
+			'blobs',
+			'entries',
+			'meta',
+			'records'
+		]);
+		transaction.mockRestore();
+
+		const peek = await openDB(name);
+		expect(await peek.get('records', 1)).toEqual({ note: 'one' });
+		expect(text(await peek.get('blobs', 'sha256:x'))).toBe('blob');
+		expect(await peek.get('entries', 'a.txt')).toMatchObject({ kind: 'file' });
+		peek.close();
+	});
+
+	it('schedules a flush for queued records like for writes', async () => {
+		const name = freshName();
+		const files = await open(name, { extraStores, flushDelayMs: 1 });
+		files.queueRecords([{ store: 'records', key: 'k', value: 'v' }]);
+		await vi.waitFor(async () => {
+			const peek = await openDB(name);
+			const value = await peek.get('records', 'k');
+			peek.close();
+			expect(value).toBe('v');
+		});
+	});
+
+	it('reads a store in key order, within a range, with queued records and deletions applied', async () => {
+		const files = await open(freshName(), { extraStores, flushDelayMs: 60_000 });
+		files.queueRecords([3, 1, 2, 10].map((key) => ({ store: 'records', key, value: `v${key}` })));
+		await files.flush();
+		files.queueRecords([
+			{ store: 'records', key: 2, delete: true },
+			{ store: 'records', key: 4, value: 'v4' },
+			{ store: 'records', key: 1, value: 'v1, changed' },
+			{ store: 'blobs', key: 'elsewhere', value: 'x' }
+		]);
+		expect(await files.readAll('records')).toEqual([
+			{ key: 1, value: 'v1, changed' },
+			{ key: 3, value: 'v3' },
+			{ key: 4, value: 'v4' },
+			{ key: 10, value: 'v10' }
+		]);
+		expect(await files.readAll('records', IDBKeyRange.lowerBound(3, true))).toEqual([
+			{ key: 4, value: 'v4' },
+			{ key: 10, value: 'v10' }
+		]);
+		expect(await files.readAll('records', IDBKeyRange.only(2))).toEqual([]);
+	});
+
+	it('sees records while a flush is storing them', async () => {
+		const files = await open(freshName(), { extraStores, flushDelayMs: 60_000 });
+		files.queueRecords([{ store: 'records', key: 'flying', value: 1 }]);
+		const flushing = files.flush();
+		expect(await files.readAll('records')).toEqual([{ key: 'flying', value: 1 }]);
+		await flushing;
+		expect(await files.readAll('records')).toEqual([{ key: 'flying', value: 1 }]);
+	});
+
+	it('refuses bad records and queues none of a refused call', async () => {
+		const files = await open(freshName(), { extraStores, flushDelayMs: 60_000 });
+		const good = { store: 'records', key: 1, value: 'good' };
+		expect(() => files.queueRecords([good, { store: 'nope', key: 1, value: 1 }])).toThrow(
+			/"nope" is not an extra store .*declared: records, blobs/
+		);
+		expect(() =>
+			files.queueRecords([good, { store: 'records', key: {} as never, value: 1 }])
+		).toThrow(/record 1 \(records\) has a key that is not a valid IndexedDB key/);
+		expect(() =>
+			files.queueRecords([good, { store: 'records', key: 2, value: () => undefined }])
+		).toThrow(/cannot be stored in IndexedDB/);
+		expect(() => files.queueRecords([good, { store: 'records', key: 3 } as never])).toThrow(
+			/needs a value or delete: true/
+		);
+		expect(() => files.queueRecords('records' as never)).toThrow(/array/);
+		expect(await files.readAll('records')).toEqual([]);
+		await expect(files.readAll('nope')).rejects.toThrow(/not an extra store/);
+		const plain = await open(freshName());
+		expect(() => plain.queueRecords([good])).toThrow(/none were declared/);
+	});
+
+	it('stores a record as it was when queued', async () => {
+		const files = await open(freshName(), { extraStores, flushDelayMs: 60_000 });
+		const value = { count: 1 };
+		files.queueRecords([{ store: 'records', key: 'copy', value }]);
+		value.count = 2;
+		await files.flush();
+		expect(await files.readAll('records')).toEqual([{ key: 'copy', value: { count: 1 } }]);
+	});
+
+	it('stores neither the files nor the records when the transaction fails, and both later', async () => {
+		const name = freshName();
+		const files = await open(name, { extraStores, flushDelayMs: 60_000 });
+		const problems: (PersistProblem | null)[] = [];
+		files.onPersistError((problem) => problems.push(problem));
+		const quota = simulateFullQuota();
+		await files.write('together.txt', bytes('file'));
+		files.queueRecords([{ store: 'records', key: 1, value: 'event for together.txt' }]);
+		await files.flush();
+		quota.mockRestore();
+		expect(problems[0]?.message).toMatch(/full/);
+
+		let peek = await openDB(name);
+		expect(await peek.get('entries', 'together.txt')).toBeUndefined();
+		expect(await peek.get('records', 1)).toBeUndefined();
+		peek.close();
+		// Nothing is lost: both are still there for this tab, and stored by the next flush.
+		expect(await files.readAll('records')).toEqual([{ key: 1, value: 'event for together.txt' }]);
+		files.queueRecords([{ store: 'records', key: 2, value: 'next' }]);
+		await files.flush();
+		expect(problems.at(-1)).toBeNull();
+		peek = await openDB(name);
+		expect(await peek.get('entries', 'together.txt')).toBeDefined();
+		expect(await peek.getAll('records')).toEqual(['event for together.txt', 'next']);
+		peek.close();
+	});
+
+	it('keeps a newer record over the failed older one for the same key', async () => {
+		const name = freshName();
+		const files = await open(name, { extraStores, flushDelayMs: 60_000 });
+		const quota = simulateFullQuota();
+		const failingPut = quota.getMockImplementation() as (...args: unknown[]) => IDBRequest;
+		let queuedDuringFlush = false;
+		quota.mockImplementation(function (this: IDBObjectStore, ...args: unknown[]) {
+			// Queued while the failing transaction is under way.
+			if (!queuedDuringFlush) {
+				queuedDuringFlush = true;
+				files.queueRecords([{ store: 'records', key: 'state', value: 'new' }]);
+			}
+			return failingPut.apply(this, args);
+		});
+		files.queueRecords([{ store: 'records', key: 'state', value: 'old' }]);
+		await files.flush();
+		expect(queuedDuringFlush).toBe(true);
+		quota.mockRestore();
+		await files.flush();
+		await files.close();
+		const peek = await openDB(name);
+		expect(await peek.get('records', 'state')).toBe('new');
+		peek.close();
+	});
+
+	it('holds storing back during a batch, so a timer never stores half of it', async () => {
+		const name = freshName();
+		const files = await open(name, { extraStores, flushDelayMs: 1 });
+		const peek = await openDB(name);
+		const result = await files.batch(async () => {
+			await files.write('first.txt', bytes('1'));
+			await new Promise((resolve) => setTimeout(resolve, 30));
+			// The write-behind timer has fired by now, but nothing was stored.
+			expect(await peek.get('entries', 'first.txt')).toBeUndefined();
+			files.queueRecords([{ store: 'records', key: 1, value: 'record of first.txt' }]);
+			return 'done';
+		});
+		expect(result).toBe('done');
+		expect(await peek.get('entries', 'first.txt')).toBeDefined();
+		expect(await peek.get('records', 1)).toBe('record of first.txt');
+		peek.close();
+	});
+
+	it('stores a batch in one transaction, flushes what a failing batch left and rethrows', async () => {
+		const name = freshName();
+		const files = await open(name, { extraStores, flushDelayMs: 1 });
+		const transaction = vi.spyOn(globalThis.IDBDatabase.prototype, 'transaction');
+		await files.batch(async () => {
+			for (let index = 0; index < 5; index += 1) {
+				await files.write(`f${index}.txt`, bytes(String(index)));
+				await new Promise((resolve) => setTimeout(resolve, 3));
+				files.queueRecords([{ store: 'records', key: index, value: index }]);
+			}
+		});
+		expect(transaction.mock.calls.filter((call) => call[1] === 'readwrite')).toHaveLength(1);
+		transaction.mockRestore();
+
+		await expect(
+			files.batch(async () => {
+				await files.write('partial.txt', bytes('p'));
+				throw new Error('work failed');
+			})
+		).rejects.toThrow('work failed');
+		const peek = await openDB(name);
+		expect(await peek.get('entries', 'partial.txt')).toBeDefined();
+		peek.close();
+		await expect(files.batch('nope' as never)).rejects.toThrow(/function/);
+	});
+
+	it('lets a flush asked for during a batch wait for the batch, then store it all', async () => {
+		const name = freshName();
+		const files = await open(name, { extraStores, flushDelayMs: 60_000 });
+		let releaseWork: () => void = () => undefined;
+		const working = files.batch(async () => {
+			await files.write('held.txt', bytes('h'));
+			await new Promise<void>((resolve) => (releaseWork = resolve));
+			files.queueRecords([{ store: 'records', key: 'held', value: true }]);
+		});
+		let flushed = false;
+		const outsideFlush = files.flush().then(() => (flushed = true));
+		await new Promise((resolve) => setTimeout(resolve, 10));
+		expect(flushed).toBe(false);
+		releaseWork();
+		await Promise.all([working, outsideFlush]);
+		const peek = await openDB(name);
+		expect(await peek.get('entries', 'held.txt')).toBeDefined();
+		expect(await peek.get('records', 'held')).toBe(true);
+		peek.close();
+	});
+
+	it('empties chosen extra stores with a replacement, in the same transaction', async () => {
+		const name = freshName();
+		const files = await open(name, { extraStores, flushDelayMs: 60_000 });
+		files.queueRecords([
+			{ store: 'records', key: 1, value: 'stored' },
+			{ store: 'blobs', key: 'b', value: 'kept' }
+		]);
+		await files.flush();
+		files.queueRecords([{ store: 'records', key: 2, value: 'queued' }]);
+		await expect(files.replaceAll({}, { clearStores: ['unknown'] })).rejects.toThrow(
+			/not an extra store/
+		);
+		await files.replaceAll({ 'fresh.txt': 'fresh' }, { clearStores: ['records'] });
+		files.queueRecords([{ store: 'records', key: 3, value: 'after' }]);
+		await files.close();
+		const reopened = await open(name, { extraStores });
+		expect(await reopened.readAll('records')).toEqual([{ key: 3, value: 'after' }]);
+		expect(await reopened.readAll('blobs')).toEqual([{ key: 'b', value: 'kept' }]);
+		expect([...reopened.snapshot().keys()]).toEqual(['fresh.txt']);
+	});
+});

@@ -18,6 +18,23 @@ export interface IndexedDbWorkspaceOpenOptions {
 	initialFiles?: () => Promise<InitialWorkspaceFiles>;
 	/** How long writes gather before one transaction stores them; 20 ms by default. */
 	flushDelayMs?: number;
+	/**
+	 * More object stores (out-of-line keys) for opaque records that must be stored atomically with
+	 * the files (see `queueRecords`). A database that lacks one is upgraded to the next version,
+	 * keeping its files.
+	 */
+	extraStores?: readonly string[];
+}
+
+/** An opaque record for one of the `extraStores`: a put, or a deletion. */
+export type QueuedRecord =
+	| { store: string; key: IDBValidKey; value: unknown }
+	| { store: string; key: IDBValidKey; delete: true };
+
+/** A record as `readAll` returns it. */
+export interface StoredRecord {
+	key: IDBValidKey;
+	value: unknown;
 }
 
 type StoredEntry =
@@ -28,7 +45,7 @@ interface WorkspaceDatabase extends DBSchema {
 	meta: { key: string; value: { seededAt: number } };
 }
 
-const databaseVersion = 1;
+const ownStores = ['entries', 'meta'] as const;
 const seededKey = 'seeded';
 const defaultFlushDelayMs = 20;
 
@@ -49,6 +66,10 @@ export function workspaceDatabaseName(workspaceId: string): string {
  *
  * Entries are keyed by path; a folder is an entry of its own, so empty folders survive a reload.
  * `replaceAll` changes the store behind any sandbox built on it: build a new sandbox afterwards.
+ *
+ * Callers that must keep other data consistent with the files (a ledger) declare `extraStores`
+ * and `queueRecords` into the same write-behind queue; `batch` makes a group of writes and records
+ * one transaction. This store knows nothing of what the records mean.
  */
 export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 	private memory: MemoryWorkspaceFiles;
@@ -59,6 +80,13 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 	private problem: PersistProblem | null = null;
 	private readonly listeners = new Set<(problem: PersistProblem | null) => void>();
 	private closed = false;
+	/** Records waiting for the next flush, and those the running flush is storing. */
+	private pendingRecords = new RecordQueue();
+	private inFlightRecords: RecordQueue | null = null;
+	/** Open `batch` calls; while any is open, nothing is stored (see `batch`). */
+	private holds = 0;
+	private holdsReleased: Promise<void> = Promise.resolve();
+	private releaseHolds: () => void = () => undefined;
 
 	private constructor(
 		readonly name: string,
@@ -68,7 +96,9 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 		readonly restoredFrom: 'database' | 'initial-files' | 'empty',
 		/** Stored records that were not valid entries and were left out (a damaged database). */
 		readonly skippedOnRestore: number,
-		private readonly flushDelayMs: number
+		private readonly flushDelayMs: number,
+		/** The `extraStores` this database was opened with. */
+		readonly extraStores: readonly string[]
 	) {
 		this.memory = memory;
 	}
@@ -85,17 +115,12 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 			throw new TypeError('IndexedDbWorkspaceFiles.open needs a database name');
 		}
 		const flushDelayMs = options.flushDelayMs ?? defaultFlushDelayMs;
+		const extraStores = checkExtraStores(options.extraStores);
 		let opened: IndexedDbWorkspaceFiles | undefined;
-		const database = await openDB<WorkspaceDatabase>(name, databaseVersion, {
-			upgrade(upgrading) {
-				if (!upgrading.objectStoreNames.contains('entries')) {
-					upgrading.createObjectStore('entries', { keyPath: 'path' });
-				}
-				if (!upgrading.objectStoreNames.contains('meta')) upgrading.createObjectStore('meta');
-			},
+		const database = await openWithStores(name, [...ownStores, ...extraStores], {
 			// Another tab wants to upgrade or delete this database: let it, and say so here.
-			blocking() {
-				database.close();
+			blocking(connection) {
+				connection.close();
 				opened?.markClosed('another tab replaced this workspace’s saved copy');
 			},
 			terminated() {
@@ -119,7 +144,8 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 				memory,
 				'database',
 				records.length - valid.length,
-				flushDelayMs
+				flushDelayMs,
+				extraStores
 			);
 			return opened;
 		}
@@ -130,7 +156,8 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 			new MemoryWorkspaceFiles(initial ?? {}),
 			initial ? 'initial-files' : 'empty',
 			0,
-			flushDelayMs
+			flushDelayMs,
+			extraStores
 		);
 		opened.rewriteAll = true;
 		await opened.flush();
@@ -174,14 +201,80 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 		return this.memory.snapshot();
 	}
 
-	/** Replaces the whole workspace ("Reset scenario", zip import) and stores it. */
-	async replaceAll(files: InitialWorkspaceFiles): Promise<void> {
-		// Built first: invalid paths throw before anything is replaced.
+	/**
+	 * Replaces the whole workspace ("Reset scenario", zip import) and stores it. `clearStores`
+	 * (extra stores) are emptied in the same transaction, with any of their records still queued.
+	 */
+	async replaceAll(
+		files: InitialWorkspaceFiles,
+		options: { clearStores?: readonly string[] } = {}
+	): Promise<void> {
+		// Checked and built first: a bad argument throws before anything is replaced.
+		const clearStores = [...(options.clearStores ?? [])];
+		for (const store of clearStores) this.assertExtraStore(store, 'replaceAll');
 		const next = new MemoryWorkspaceFiles(files);
 		this.memory = next;
 		this.pending.clear();
 		this.rewriteAll = true;
+		for (const store of clearStores) this.pendingRecords.clear(store);
 		await this.flush();
+	}
+
+	/**
+	 * Queues records for extra stores into the write-behind queue that file writes use, so one
+	 * flush stores pending files and records in one readwrite transaction (all or nothing). Values
+	 * are copied now (structured clone), so later changes to them are not stored. Throws, queueing
+	 * nothing, when a store was not declared, a key is not a valid IndexedDB key or a value cannot
+	 * be cloned. A later record for the same store and key replaces an earlier one.
+	 */
+	queueRecords(records: readonly QueuedRecord[]): void {
+		if (!Array.isArray(records)) throw new TypeError('queueRecords expects an array of records');
+		const checked = records.map((record, position) => this.checkRecord(record, position));
+		for (const record of checked) this.pendingRecords.add(record);
+		if (checked.length > 0) this.scheduleFlush();
+	}
+
+	/**
+	 * Every record of an extra store (in key order, within `range` when given) as it will be once
+	 * everything queued is stored: what the database holds, with queued records applied on top.
+	 */
+	async readAll(store: string, range?: IDBKeyRange): Promise<StoredRecord[]> {
+		this.assertExtraStore(store, 'readAll');
+		const database = this.database as unknown as IDBPDatabase;
+		const transaction = database.transaction(store, 'readonly');
+		const [keys, values] = await Promise.all([
+			transaction.store.getAllKeys(range),
+			transaction.store.getAll(range),
+			transaction.done
+		]);
+		const byKey = new Map<string, StoredRecord>();
+		keys.forEach((key, position) => {
+			byKey.set(encodeKey(key), { key, value: values[position] });
+		});
+		const inRange = (key: IDBValidKey) => range === undefined || range.includes(key);
+		for (const queue of [this.inFlightRecords, this.pendingRecords]) {
+			queue?.applyTo(store, byKey, inRange);
+		}
+		return [...byKey.values()].sort((left, right) => indexedDB.cmp(left.key, right.key));
+	}
+
+	/**
+	 * Runs `work` with storing held back, then flushes once: every file write `work` made and every
+	 * record it queued land in one transaction, even when a timer would have stored a part of them
+	 * earlier. Writes made by others meanwhile ride along. Resolves (or rejects with `work`'s
+	 * error) after that flush, which never rejects itself: a storage failure keeps everything
+	 * pending and goes to `onPersistError`. `work` must not await `flush()`, `close()`,
+	 * `replaceAll()` or another `batch()` of this store: those wait for `work` to end.
+	 */
+	async batch<Result>(work: () => Promise<Result>): Promise<Result> {
+		if (typeof work !== 'function') throw new TypeError('batch expects a function');
+		this.hold();
+		try {
+			return await work();
+		} finally {
+			this.release();
+			await this.flush();
+		}
 	}
 
 	/** Stores everything written so far. Never rejects: failures go to `onPersistError`. */
@@ -220,6 +313,10 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 
 	private markPending(path: string): void {
 		this.pending.add(path);
+		this.scheduleFlush();
+	}
+
+	private scheduleFlush(): void {
 		if (this.flushTimer === undefined && !this.closed) {
 			this.flushTimer = setTimeout(() => {
 				this.flushTimer = undefined;
@@ -229,24 +326,34 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 	}
 
 	private async storePending(): Promise<void> {
-		if (this.closed || (!this.rewriteAll && this.pending.size === 0)) return;
+		// A batch is under way: store its writes and records together once it ends.
+		while (this.holds > 0) await this.holdsReleased;
+		if (this.closed) return;
+		if (!this.rewriteAll && this.pending.size === 0 && this.pendingRecords.isEmpty()) return;
 		const paths = [...this.pending];
 		const everything = this.rewriteAll;
+		const records = this.pendingRecords;
 		this.pending.clear();
 		this.rewriteAll = false;
+		this.pendingRecords = new RecordQueue();
+		this.inFlightRecords = records;
 		try {
-			await this.store(everything, paths);
+			await this.store(everything, paths, records);
 			this.report(null);
 		} catch (error) {
 			// Kept for the next attempt: the memory copy still has the data.
 			if (everything) this.rewriteAll = true;
 			for (const path of paths) this.pending.add(path);
+			this.pendingRecords = records.followedBy(this.pendingRecords);
 			this.report({ error, message: describePersistError(error) });
+		} finally {
+			this.inFlightRecords = null;
 		}
 	}
 
-	private async store(everything: boolean, paths: string[]): Promise<void> {
-		const transaction = this.database.transaction(['entries', 'meta'], 'readwrite');
+	private async store(everything: boolean, paths: string[], records: RecordQueue): Promise<void> {
+		const database = this.database as unknown as IDBPDatabase;
+		const transaction = database.transaction([...ownStores, ...records.storeNames()], 'readwrite');
 		const entries = transaction.objectStore('entries');
 		const requests: Promise<unknown>[] = [];
 		try {
@@ -260,6 +367,7 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 					requests.push(entry ? entries.put(toStored(entry)) : entries.delete(path));
 				}
 			}
+			records.writeTo((store) => transaction.objectStore(store), requests);
 		} catch (error) {
 			// A request refused on the spot (e.g. a closed database): nothing of this batch commits.
 			try {
@@ -275,6 +383,63 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 		// When the commit fails (a full quota), each request only says "AbortError": the
 		// transaction's own error says why.
 		if (failed) throw transaction.error ?? failed.reason;
+	}
+
+	private hold(): void {
+		if (this.holds === 0) {
+			this.holdsReleased = new Promise((resolve) => {
+				this.releaseHolds = resolve;
+			});
+		}
+		this.holds += 1;
+	}
+
+	private release(): void {
+		this.holds -= 1;
+		if (this.holds === 0) this.releaseHolds();
+	}
+
+	private assertExtraStore(store: string, caller: string): void {
+		if (!this.extraStores.includes(store)) {
+			const declared = this.extraStores.length
+				? `declared: ${this.extraStores.join(', ')}`
+				: 'none were declared';
+			throw new TypeError(
+				`${caller}: "${String(store)}" is not an extra store of ${this.name} (${declared}; pass it in extraStores when opening)`
+			);
+		}
+	}
+
+	private checkRecord(record: QueuedRecord, position: number): QueuedOperation {
+		if (typeof record !== 'object' || record === null) {
+			throw new TypeError(`queueRecords: record ${position} is not an object`);
+		}
+		this.assertExtraStore(record.store, 'queueRecords');
+		try {
+			indexedDB.cmp(record.key, record.key);
+		} catch {
+			throw new TypeError(
+				`queueRecords: record ${position} (${record.store}) has a key that is not a valid IndexedDB key`
+			);
+		}
+		if ('delete' in record && record.delete === true) {
+			return { store: record.store, key: record.key, kind: 'delete' };
+		}
+		if (!('value' in record)) {
+			throw new TypeError(
+				`queueRecords: record ${position} (${record.store}) needs a value or delete: true`
+			);
+		}
+		let value: unknown;
+		try {
+			value = structuredClone(record.value);
+		} catch (error) {
+			throw new TypeError(
+				`queueRecords: the value of record ${position} (${record.store}) cannot be stored in IndexedDB (${error instanceof Error ? error.message : String(error)})`,
+				{ cause: error }
+			);
+		}
+		return { store: record.store, key: record.key, kind: 'put', value };
 	}
 
 	private report(problem: PersistProblem | null): void {
@@ -299,6 +464,173 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 				'export the workspace as a zip to keep them, then reload the page.'
 		});
 	}
+}
+
+type QueuedOperation =
+	| { store: string; key: IDBValidKey; kind: 'put'; value: unknown }
+	| { store: string; key: IDBValidKey; kind: 'delete' };
+
+interface QueuedStore {
+	/** Empty the store before writing `operations`. */
+	cleared: boolean;
+	/** By encoded key; one operation per key, the latest. */
+	operations: Map<string, QueuedOperation>;
+}
+
+/** Records waiting to be stored, per extra store: at most one operation per key. */
+class RecordQueue {
+	private readonly stores = new Map<string, QueuedStore>();
+
+	add(operation: QueuedOperation): void {
+		const queued = this.storeOf(operation.store);
+		const key = encodeKey(operation.key);
+		queued.operations.delete(key);
+		queued.operations.set(key, operation);
+	}
+
+	clear(store: string): void {
+		this.stores.set(store, { cleared: true, operations: new Map() });
+	}
+
+	isEmpty(): boolean {
+		return this.stores.size === 0;
+	}
+
+	storeNames(): string[] {
+		return [...this.stores.keys()];
+	}
+
+	/** This (older, failed) queue with `newer` applied after it, for the next attempt. */
+	followedBy(newer: RecordQueue): RecordQueue {
+		const merged = new RecordQueue();
+		for (const [name, older] of this.stores) {
+			merged.stores.set(name, { cleared: older.cleared, operations: new Map(older.operations) });
+		}
+		for (const [name, later] of newer.stores) {
+			if (later.cleared) {
+				merged.stores.set(name, { cleared: true, operations: new Map(later.operations) });
+				continue;
+			}
+			const target = merged.storeOf(name);
+			for (const [key, operation] of later.operations) {
+				target.operations.delete(key);
+				target.operations.set(key, operation);
+			}
+		}
+		return merged;
+	}
+
+	/** Applies this queue's view of `store` to records read from the database. */
+	applyTo(
+		store: string,
+		records: Map<string, StoredRecord>,
+		inRange: (key: IDBValidKey) => boolean
+	): void {
+		const queued = this.stores.get(store);
+		if (!queued) return;
+		if (queued.cleared) records.clear();
+		for (const [key, operation] of queued.operations) {
+			if (operation.kind === 'delete') records.delete(key);
+			else if (inRange(operation.key)) {
+				records.set(key, { key: operation.key, value: structuredClone(operation.value) });
+			}
+		}
+	}
+
+	writeTo(
+		objectStore: (name: string) => {
+			clear(): Promise<unknown>;
+			put(value: unknown, key: IDBValidKey): Promise<unknown>;
+			delete(key: IDBValidKey): Promise<unknown>;
+		},
+		requests: Promise<unknown>[]
+	): void {
+		for (const [name, queued] of this.stores) {
+			const target = objectStore(name);
+			if (queued.cleared) requests.push(target.clear());
+			for (const operation of queued.operations.values()) {
+				requests.push(
+					operation.kind === 'put'
+						? target.put(operation.value, operation.key)
+						: target.delete(operation.key)
+				);
+			}
+		}
+	}
+
+	private storeOf(name: string): QueuedStore {
+		let queued = this.stores.get(name);
+		if (!queued) {
+			queued = { cleared: false, operations: new Map() };
+			this.stores.set(name, queued);
+		}
+		return queued;
+	}
+}
+
+/** A string equal for equal IndexedDB keys (numbers, strings, dates, binary, arrays of these). */
+function encodeKey(key: IDBValidKey): string {
+	if (typeof key === 'number') return `n:${key}`;
+	if (typeof key === 'string') return `s:${key}`;
+	if (key instanceof Date) return `d:${key.getTime()}`;
+	if (Array.isArray(key)) return `a:[${key.map((part) => encodeKey(part)).join(',')}]`;
+	const bytes = ArrayBuffer.isView(key)
+		? new Uint8Array(key.buffer, key.byteOffset, key.byteLength)
+		: new Uint8Array(key);
+	return `b:${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+function checkExtraStores(stores: readonly string[] | undefined): string[] {
+	if (stores === undefined) return [];
+	if (!Array.isArray(stores)) throw new TypeError('extraStores must be an array of store names');
+	const seen = new Set<string>();
+	for (const store of stores) {
+		if (typeof store !== 'string' || store === '') {
+			throw new TypeError('extraStores: every store name must be a non-empty string');
+		}
+		if ((ownStores as readonly string[]).includes(store)) {
+			throw new TypeError(`extraStores: "${store}" is reserved for the workspace's own files`);
+		}
+		if (seen.has(store)) throw new TypeError(`extraStores: "${store}" is listed twice`);
+		seen.add(store);
+	}
+	return [...seen];
+}
+
+/**
+ * Opens the database at its current version and, when a required store is missing (a database
+ * made before that store existed), reopens it at the next version to add it; existing stores and
+ * their data are kept.
+ */
+async function openWithStores(
+	name: string,
+	required: readonly string[],
+	callbacks: { blocking(connection: IDBPDatabase): void; terminated(): void }
+): Promise<IDBPDatabase<WorkspaceDatabase>> {
+	let version: number | undefined;
+	// Two attempts are enough; a third covers another tab upgrading between them.
+	for (let attempt = 0; attempt < 3; attempt += 1) {
+		const database: IDBPDatabase = await openDB(name, version, {
+			upgrade(upgrading) {
+				for (const store of required) {
+					if (upgrading.objectStoreNames.contains(store)) continue;
+					if (store === 'entries') upgrading.createObjectStore('entries', { keyPath: 'path' });
+					else upgrading.createObjectStore(store);
+				}
+			},
+			blocking() {
+				callbacks.blocking(database);
+			},
+			terminated() {
+				callbacks.terminated();
+			}
+		});
+		const missing = required.filter((store) => !database.objectStoreNames.contains(store));
+		if (missing.length === 0) return database as unknown as IDBPDatabase<WorkspaceDatabase>;
+		version = database.version + 1;
+		database.close();
+	}
+	throw new Error(`Could not add the missing object stores to the database ${name}`);
 }
 
 function toStored(entry: MemoryWorkspaceEntry): StoredEntry {

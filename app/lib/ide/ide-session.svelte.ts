@@ -7,12 +7,20 @@ import {
 	type SandboxRequest
 } from '../../../sandbox/choose-sandbox.js';
 import { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
+import type { AgentRuntime } from '../agent-runtime/agent-runtime.svelte.js';
+import { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
+import { ledgerStoreNames } from '../ledger/ledger-record-store.js';
+import { linkLedgerToTabs } from '../ledger/ledger-tab-link.js';
+import { TabCoordination } from '../ledger/tab-coordination.js';
 import { Workspace } from '../workspace/workspace.svelte.js';
 import { downloadBytes } from '../workspace/file-transfer.js';
 import { bundleFileBytes, resolveScenario, type ResolvedScenario } from './resolve-scenario.js';
 import { readWorkspaceZip, zipWorkspace } from './workspace-zip.js';
 
 export type IdeStatus = 'loading' | 'ready' | 'error';
+
+/** Recorded as the trace records' `tool.version`; kept equal to package.json by a unit test. */
+export const threadlineVersion = '0.1.0';
 
 /**
  * One open IDE: the scenario, its persisted workspace, the sandbox and the terminal. Owns their
@@ -35,10 +43,19 @@ export class IdeSession {
 	notice = $state<string | null>(null);
 	workspace = $state<Workspace | null>(null);
 	shell = $state<ShellSession | null>(null);
+	/** The governed agent; null while starting or when the intents cannot be read. */
+	agent = $state<AgentRuntime | null>(null);
+	/** Why the agent is off (e.g. invalid intents), in words a person can act on. */
+	agentProblem = $state<string | null>(null);
+	/** Set when another tab holds this scenario: this one is read-only. */
+	tabNotice = $state<string | null>(null);
 
 	private store: IndexedDbWorkspaceFiles | null = null;
 	private sandbox: Sandbox | null = null;
 	private stopStorageWatch: (() => void) | null = null;
+	private ledger: IndexedDbLedger | null = null;
+	private tabs: TabCoordination | null = null;
+	private unlinkTabs: (() => void) | null = null;
 
 	constructor(
 		private readonly request: {
@@ -57,9 +74,26 @@ export class IdeSession {
 			);
 			this.scenario = scenario;
 			this.step = 'Opening the saved workspace…';
-			this.store = await IndexedDbWorkspaceFiles.open(workspaceDatabaseName(scenario), {
-				initialFiles: async () => bundleFileBytes(scenario.bundle)
+			// One writer per scenario across tabs: a second tab is told and stays read-only.
+			this.tabs = await TabCoordination.start({ scenarioId: workspaceDatabaseName(scenario) });
+			this.tabNotice = this.tabs.role.kind === 'reader' ? this.tabs.role.message : null;
+			this.tabs.onRoleChange((role) => {
+				this.tabNotice =
+					role.kind === 'reader'
+						? role.message
+						: 'The other tab was closed: reload this one to work in it.';
 			});
+			this.store = await IndexedDbWorkspaceFiles.open(workspaceDatabaseName(scenario), {
+				initialFiles: async () => bundleFileBytes(scenario.bundle),
+				extraStores: ledgerStoreNames
+			});
+			this.ledger = await IndexedDbLedger.open({
+				store: this.store,
+				writable: this.tabs.role.kind === 'writer'
+			});
+			this.unlinkTabs = linkLedgerToTabs(this.ledger, this.tabs);
+			if (!this.ledger.integrity.ok)
+				this.notice = `The saved ledger is damaged (${this.ledger.integrity.problem}); it can be read but not extended. Export it, then reset the scenario.`;
 			this.stopStorageWatch = this.store.onPersistError((problem) => {
 				this.storageProblem = problem ? problem.message : null;
 			});
@@ -126,6 +160,9 @@ export class IdeSession {
 			reverted.push(change.path);
 		}
 		await this.workspace.applyChanges(kept);
+		// A person's own commands are changes too: attributed to the human in the ledger.
+		if (this.agent && this.ledger?.writable)
+			await this.agent.pipeline.recordAppliedChanges(kept).catch(() => undefined);
 		if (reverted.length) {
 			this.notice = `Reverted ${reverted.join(', ')}: .orchestration/ and .git/ change only through governance, not from the shell.`;
 			await this.workspace.refresh();
@@ -134,6 +171,8 @@ export class IdeSession {
 
 	async dispose(): Promise<void> {
 		this.stopStorageWatch?.();
+		this.unlinkTabs?.();
+		this.tabs?.close();
 		await this.stopSandbox();
 		await this.store?.flush().catch(() => undefined);
 	}
@@ -143,7 +182,9 @@ export class IdeSession {
 		this.status = 'loading';
 		this.step = 'Restarting the sandbox…';
 		await this.stopSandbox();
-		await this.store.replaceAll(files);
+		// A reset or an import starts a new history: the ledger is emptied with the files.
+		if (this.ledger?.writable) await this.ledger.resetWith(files);
+		else await this.store.replaceAll(files);
 		await this.startSandbox();
 		this.status = 'ready';
 	}
@@ -179,13 +220,49 @@ export class IdeSession {
 		this.sandboxNotice = started.fellBack || choice.note ? started.reason : null;
 		this.sandbox = started.sandbox;
 		this.sandboxKind = started.sandbox.kind;
-		const workspace = new Workspace(started.sandbox.fs);
+		// A person's saves are human edits recorded by the pipeline (bound once the agent exists).
+		const workspace: Workspace = new Workspace(started.sandbox.fs, {
+			saveAsHuman: async (path, content) => {
+				if (this.agent) await this.agent.pipeline.recordHumanEdit({ path, content });
+				else if (content === null) await started.sandbox.fs.rm(path);
+				else await started.sandbox.fs.writeFile(path, content);
+			}
+		});
 		await workspace.refresh();
 		this.workspace = workspace;
 		this.shell = await started.sandbox.openShell({ cols: 100, rows: 24 });
+		await this.startAgent(started.sandbox, workspace);
+	}
+
+	private async startAgent(sandbox: Sandbox, workspace: Workspace): Promise<void> {
+		if (!this.ledger || !this.scenario || !this.store) return;
+		const store = this.store;
+		const manifest = this.scenario.bundle.manifest;
+		// The agent (AI SDK, providers) loads after the IDE is up: it is not in the initial bundle.
+		const { AgentRuntime } = await import('../agent-runtime/agent-runtime.svelte.js');
+		const created = await AgentRuntime.create({
+			scenarioId: this.scenario.id,
+			approvalPolicy: manifest.approval_policy,
+			demoScript: this.scenario.bundle.demo,
+			ledger: this.ledger,
+			fs: workspace,
+			runner: sandbox,
+			capabilities: sandbox.capabilities,
+			snapshot: () => store.snapshot(),
+			toolVersion: threadlineVersion
+		});
+		if ('problem' in created) {
+			this.agentProblem = created.problem;
+			this.agent = null;
+		} else {
+			this.agentProblem = null;
+			this.agent = created.runtime;
+		}
 	}
 
 	private async stopSandbox(): Promise<void> {
+		this.agent?.dispose();
+		this.agent = null;
 		this.shell?.dispose();
 		this.shell = null;
 		this.workspace?.dispose();

@@ -1,0 +1,342 @@
+import type { LanguageModel } from 'ai';
+import { buildIntentContext } from '../../../hooks/context/intent-context.js';
+import { buildSystemPrompt } from '../../../hooks/context/system-prompt.js';
+import { exportOrchestration } from '../../../hooks/ledger/export.js';
+import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
+import { verifyLedger, type VerifyReport } from '../../../hooks/ledger/verify.js';
+import type { IntentsError } from '../../../hooks/intents/parse-intents.js';
+import { createToolPipeline } from '../../../hooks/pipeline/create-tool-pipeline.js';
+import {
+	activeIntentsPath,
+	GovernanceState,
+	intentIgnorePath
+} from '../../../hooks/pipeline/governance-state.js';
+import type { ToolPipeline } from '../../../hooks/pipeline/tool-pipeline.js';
+import type {
+	SandboxCapabilities,
+	SandboxFileSystem,
+	CommandRunner
+} from '../../../hooks/tools/sandbox-ports.js';
+import type { ApprovalPolicy } from '../../../hooks/pipeline/approval-policy.js';
+import type { ReplayScript } from '../../../hooks/replay/replay-script.js';
+import { parseReplayScript } from '../../../hooks/replay/replay-script.js';
+import { createDemoLanguageModel } from '../agent/demo-language-model.js';
+import { demoSessionsOf } from '../agent/demo-script-plan.js';
+import {
+	forgetKey,
+	loadSettings,
+	modelIdOf,
+	saveSettings,
+	type ProviderSettings
+} from '../agent/provider-settings.js';
+import type { AgentUIMessage } from '../agent/agent-tools.js';
+import { ApprovalQueue } from '../governance-ui/approval-queue.svelte.js';
+import type { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
+import { orchestrationZip, traceJsonl } from '../ledger/export-orchestration.js';
+import { downloadBytes } from '../workspace/file-transfer.js';
+import { AgentChat } from './agent-chat.svelte.js';
+import { browserPorts } from './browser-ports.js';
+
+const stepCapKey = 'threadline-step-cap';
+export const defaultStepCap = 25;
+
+export interface AgentRuntimeOptions {
+	scenarioId: string;
+	approvalPolicy: ApprovalPolicy;
+	demoScript: string | null;
+	ledger: IndexedDbLedger;
+	/** The IDE's Workspace: every write through it shows in the tree and editors at once. */
+	fs: SandboxFileSystem;
+	runner: CommandRunner;
+	capabilities: SandboxCapabilities;
+	/** Every file of the workspace now (for the export and verify). */
+	snapshot: () => Map<string, Uint8Array>;
+	toolVersion: string;
+}
+
+/**
+ * The governed agent of one open scenario: governance state, the hook pipeline over the IDE's
+ * workspace and sandbox, the IndexedDB ledger, the approval queue, the agent sessions (tabs) and
+ * the settings. The page lays it out; nothing here renders.
+ */
+export class AgentRuntime {
+	readonly approvals = new ApprovalQueue();
+	readonly pipeline: ToolPipeline;
+	readonly state: GovernanceState;
+	events = $state.raw<readonly LedgerEvent[]>([]);
+	/** Bumped when governance state (locks, intents) changes: GovernanceState is not reactive. */
+	revision = $state(0);
+	sessions = $state<AgentChat[]>([]);
+	activeSessionId = $state('');
+	settings = $state<ProviderSettings>(loadSettings(globalThis.localStorage));
+	stepCap = $state(readStepCap());
+	yamlText = $state('');
+	yamlErrors = $state.raw<IntentsError[]>([]);
+	private readonly demo: ReplayScript | null;
+	private readonly stopLedger: () => void;
+
+	private constructor(
+		private readonly options: AgentRuntimeOptions,
+		state: GovernanceState,
+		intentsYaml: string
+	) {
+		this.state = state;
+		this.yamlText = intentsYaml;
+		const parsedDemo = options.demoScript ? parseReplayScript(options.demoScript) : null;
+		this.demo = parsedDemo?.ok ? parsedDemo.script : null;
+		const ports = browserPorts();
+		this.pipeline = createToolPipeline({
+			state,
+			fs: options.fs,
+			runner: options.runner,
+			capabilities: options.capabilities,
+			ledger: options.ledger,
+			approvals: this.approvals,
+			clock: ports.clock,
+			scheduler: ports.scheduler,
+			ids: ports.ids,
+			toolVersion: options.toolVersion,
+			commit: options.ledger.commitThrough(options.fs)
+		});
+		this.events = options.ledger.eventsSince(0);
+		this.stopLedger = options.ledger.subscribe((change) => {
+			this.events = change.kind === 'reloaded' ? change.events : [...this.events, ...change.events];
+			this.revision++;
+			if (
+				change.events.some(
+					(event) =>
+						event.type === 'intent-status-change' ||
+						event.type === 'scope-expand' ||
+						event.type === 'mutation-record'
+				)
+			) {
+				void this.refreshYaml();
+			}
+		});
+		const demoSessions = this.demo ? demoSessionsOf(this.demo) : [];
+		const sessions = demoSessions.length
+			? demoSessions.map((session) => ({ id: session.id, name: session.name }))
+			: [{ id: 'agent', name: 'Agent' }];
+		for (const session of sessions) this.addSession(session.id, session.name);
+		this.activeSessionId = this.sessions[0]?.id ?? '';
+	}
+
+	/** Reads the intents from the workspace; invalid YAML is a problem shown, not a crash. */
+	static async create(
+		options: AgentRuntimeOptions
+	): Promise<{ runtime: AgentRuntime } | { problem: string }> {
+		const intentsYaml = await readText(options.fs, activeIntentsPath);
+		if (intentsYaml === null)
+			return {
+				problem: `This workspace has no ${activeIntentsPath}: the agent needs intents to work under.`
+			};
+		let state: GovernanceState;
+		try {
+			state = new GovernanceState({
+				intentsYaml,
+				intentIgnore: (await readText(options.fs, intentIgnorePath)) ?? '',
+				approvalPolicy: options.approvalPolicy
+			});
+		} catch (error) {
+			return {
+				problem: `The agent is off until the intents are fixed: ${error instanceof Error ? error.message : String(error)}`
+			};
+		}
+		const runtime = new AgentRuntime(options, state, intentsYaml);
+		if (options.ledger.lastSeq === 0 && options.ledger.writable) {
+			// The starting files, so verify can tell recorded changes from unrecorded ones.
+			const paths = [...options.snapshot().keys()].filter(
+				(path) => !path.startsWith('.orchestration/')
+			);
+			await runtime.pipeline.recordWorkspaceSnapshot(paths);
+		}
+		return { runtime };
+	}
+
+	dispose(): void {
+		this.stopLedger();
+		this.approvals.rejectAll('The workspace was closed.');
+		for (const session of this.sessions) void session.stop();
+	}
+
+	get activeSession(): AgentChat | null {
+		return this.sessions.find((session) => session.id === this.activeSessionId) ?? null;
+	}
+
+	addSession(id: string, name: string): AgentChat {
+		const saved = this.options.ledger.state(`chat:${id}`) as AgentUIMessage[] | undefined;
+		const chat = new AgentChat({
+			id,
+			name,
+			pipeline: this.pipeline,
+			settings: () => this.settings,
+			stepCap: () => this.stepCap,
+			systemPrompt: (sessionId) => this.systemPromptFor(sessionId),
+			demoModel: () => this.demoModelFor(id),
+			modelId: () =>
+				this.settings.provider === 'demo' ? this.demoModelId(id) : modelIdOf(this.settings),
+			messages: Array.isArray(saved) ? saved : undefined,
+			onMessagesChange: (messages) => {
+				// Conversations survive a reload; a full storage only loses this convenience.
+				if (this.options.ledger.writable) {
+					try {
+						this.options.ledger.setState(`chat:${id}`, $state.snapshot(messages));
+					} catch {
+						// The ledger reports storage problems through its own banner.
+					}
+				}
+				this.revision++;
+			},
+			cancelApprovals: (sessionId, reason) => this.approvals.rejectAll(reason, sessionId)
+		});
+		const session = this.state.session(id);
+		session.name = name;
+		this.sessions.push(chat);
+		return chat;
+	}
+
+	newSession(): void {
+		const number = this.sessions.length + 1;
+		const chat = this.addSession(`session-${Date.now().toString(36)}`, `Session ${number}`);
+		this.activeSessionId = chat.id;
+	}
+
+	saveSettings(
+		input: ProviderSettings & { stepCap?: number }
+	): { ok: true } | { ok: false; message: string } {
+		const { stepCap, ...settings } = input;
+		const saved = saveSettings(globalThis.localStorage, settings);
+		if (!saved.ok)
+			return { ok: false, message: saved.problems.map((problem) => problem.message).join(' ') };
+		this.settings = saved.settings;
+		if (stepCap !== undefined) {
+			this.stepCap = stepCap;
+			globalThis.localStorage?.setItem(stepCapKey, String(stepCap));
+		}
+		return { ok: true };
+	}
+
+	forgetKey(): void {
+		this.settings = forgetKey(globalThis.localStorage);
+	}
+
+	/** "Select for <session>" in the intents panel: governed and recorded like the agent's own. */
+	async selectIntent(sessionId: string, intentId: string): Promise<void> {
+		await this.pipeline.run({
+			sessionId,
+			toolCallId: `manual-${crypto.randomUUID()}`,
+			tool: 'select_active_intent',
+			input: { intent_id: intentId }
+		});
+		this.revision++;
+	}
+
+	/** A person edits the intents in the intents editor: a human edit, recorded like any other. */
+	async editIntents(text: string): Promise<void> {
+		await this.pipeline.recordHumanEdit({ path: activeIntentsPath, content: text });
+		await this.refreshYaml();
+	}
+
+	async verify(): Promise<VerifyReport> {
+		const events = await this.options.ledger.events();
+		const files = exportOrchestration({
+			events,
+			activeIntentsYaml: this.state.intentsYaml,
+			agentMd: '',
+			intents: this.state.intents.intents
+		});
+		return verifyLedger({
+			auditJsonl: files.get('audit.jsonl') ?? '',
+			traceJsonl: files.get('agent_trace.jsonl') ?? '',
+			files: this.options.snapshot()
+		});
+	}
+
+	async exportZip(): Promise<void> {
+		const events = await this.options.ledger.events();
+		const zip = orchestrationZip({
+			events,
+			activeIntentsYaml: this.state.intentsYaml,
+			intents: this.state.intents.intents,
+			files: this.options.snapshot(),
+			folder: this.options.scenarioId,
+			secrets: this.settings.apiKey ? [this.settings.apiKey] : []
+		});
+		downloadBytes(`${this.options.scenarioId}-orchestration.zip`, zip, 'application/zip');
+	}
+
+	async downloadTrace(): Promise<void> {
+		downloadBytes(
+			'agent_trace.jsonl',
+			new TextEncoder().encode(traceJsonl(await this.options.ledger.events())),
+			'application/x-ndjson'
+		);
+	}
+
+	blob(hash: string): Promise<Uint8Array | null> {
+		return this.options.ledger.blob(hash);
+	}
+
+	private async refreshYaml(): Promise<void> {
+		this.yamlText = (await readText(this.options.fs, activeIntentsPath)) ?? '';
+		this.yamlErrors = this.state.intentsErrors;
+		this.revision++;
+	}
+
+	private systemPromptFor(sessionId: string): string {
+		const session = this.state.session(sessionId);
+		const intent = session.activeIntentId ? this.state.intent(session.activeIntentId) : undefined;
+		const lessons = this.events.flatMap((event) =>
+			event.type === 'lesson-record'
+				? [{ intent_id: event.intent_id, lesson: event.lesson, category: event.category }]
+				: []
+		);
+		const trace = this.events.flatMap((event) =>
+			event.type === 'mutation-record' ? [event.trace] : []
+		);
+		return buildSystemPrompt({
+			intents: this.state.intents.intents,
+			activeIntentContext: intent
+				? buildIntentContext({
+						intent,
+						recentTrace: trace.filter(
+							(record) => record.metadata['dev.threadline'].intent_id === intent.id
+						),
+						lessons: lessons.filter(
+							(lesson) => lesson.intent_id === intent.id || lesson.intent_id === null
+						)
+					})
+				: null,
+			sandbox: this.options.capabilities,
+			recentLessons: lessons.slice(-5).map((lesson) => lesson.lesson),
+			sessionName: session.name
+		});
+	}
+
+	private demoModelId(sessionId: string): string {
+		return (
+			(this.demo &&
+				demoSessionsOf(this.demo).find((session) => session.id === sessionId)?.modelId) ||
+			'demo/scripted'
+		);
+	}
+
+	private demoModelFor(sessionId: string): { model: LanguageModel; modelId: string } {
+		if (!this.demo)
+			throw new Error('This scenario has no demo agent: choose a provider in Settings.');
+		return {
+			model: createDemoLanguageModel({ script: this.demo, sessionId }),
+			modelId: this.demoModelId(sessionId)
+		};
+	}
+}
+
+async function readText(fs: SandboxFileSystem, path: string): Promise<string | null> {
+	const stat = await fs.stat(path);
+	return stat?.kind === 'file' ? fs.readTextFile(path) : null;
+}
+
+function readStepCap(): number {
+	const value = Number(globalThis.localStorage?.getItem(stepCapKey));
+	return Number.isInteger(value) && value >= 1 && value <= 200 ? value : defaultStepCap;
+}

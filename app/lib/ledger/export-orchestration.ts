@@ -1,0 +1,108 @@
+import type { Intent } from '../../../hooks/intents/intent.js';
+import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
+import { exportOrchestration } from '../../../hooks/ledger/export.js';
+import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
+import { zipEntries } from '../../../hooks/ledger/read-export.js';
+import { agentNotesPath } from '../../../hooks/pipeline/governance-state.js';
+
+export interface OrchestrationZipInput {
+	/** The ledger's sealed events, in seq order. */
+	events: readonly LedgerEvent[];
+	/** The intents in force (GovernanceState's `intentsYaml` and `intents.intents`). */
+	activeIntentsYaml: string;
+	intents: Intent[];
+	/** The workspace's files by relative path (e.g. IndexedDbWorkspaceFiles.snapshot()). */
+	files: Iterable<[string, Uint8Array]>;
+	/** `AGENT.md`; the workspace's `.orchestration/AGENT.md` (or nothing) by default. */
+	agentMd?: string;
+	/** Put everything inside this folder (verify also accepts an export one folder down). */
+	folder?: string;
+	/**
+	 * This browser's API keys: the export is refused if any file contains one, so a key that
+	 * ended up in the workspace never leaves in a zip. Keys shorter than 8 characters are ignored.
+	 */
+	secrets?: readonly string[];
+}
+
+const orchestrationFolder = '.orchestration/';
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * The entries of the "Export .orchestration" zip: `.orchestration/` as the core exports it
+ * (agent_trace.jsonl, audit.jsonl, intent_map.md, AGENT.md, active_intents.yaml) plus the
+ * workspace files, so `threadline verify` can check the chains and every file's content. The
+ * generated files replace the workspace's files of the same name. Nothing but the ledger, the
+ * intents and the workspace goes in: no settings, no keys.
+ */
+export function orchestrationZipEntries(input: OrchestrationZipInput): Map<string, Uint8Array> {
+	const files = new Map(input.files);
+	const agentNotes = files.get(agentNotesPath);
+	const generated = exportOrchestration({
+		events: input.events,
+		activeIntentsYaml: input.activeIntentsYaml,
+		agentMd: input.agentMd ?? (agentNotes ? decoder.decode(agentNotes) : ''),
+		intents: input.intents
+	});
+	const prefix = folderPrefix(input.folder);
+	const entries = new Map<string, Uint8Array>();
+	for (const [path, content] of files) {
+		const generatedName = path.startsWith(orchestrationFolder)
+			? path.slice(orchestrationFolder.length)
+			: null;
+		if (generatedName !== null && generated.has(generatedName)) continue;
+		entries.set(prefix + path, content);
+	}
+	for (const [name, text] of generated) {
+		entries.set(`${prefix}${orchestrationFolder}${name}`, encoder.encode(text));
+	}
+	refuseSecrets(entries, input.secrets ?? [], prefix);
+	return entries;
+}
+
+/** The zip itself (deterministic bytes for the same entries). */
+export function orchestrationZip(input: OrchestrationZipInput): Uint8Array {
+	return zipEntries(orchestrationZipEntries(input));
+}
+
+/**
+ * `agent_trace.jsonl` alone ("Download agent_trace.jsonl"): one canonical line per trace record,
+ * the same text the full export writes, so verify recomputes the same hashes.
+ */
+export function traceJsonl(events: readonly LedgerEvent[]): string {
+	let text = '';
+	for (const event of events) {
+		if (event.type === 'mutation-record') text += canonicalJson(event.trace) + '\n';
+	}
+	return text;
+}
+
+function folderPrefix(folder: string | undefined): string {
+	if (folder === undefined || folder === '') return '';
+	if (folder.includes('/') || folder.includes('\\') || folder === '.' || folder === '..') {
+		throw new TypeError(`The export folder must be a single folder name, got "${folder}"`);
+	}
+	return `${folder}/`;
+}
+
+function refuseSecrets(
+	entries: ReadonlyMap<string, Uint8Array>,
+	secrets: readonly string[],
+	prefix: string
+): void {
+	const checked = secrets.filter((secret) => typeof secret === 'string' && secret.length >= 8);
+	if (checked.length === 0) return;
+	for (const [path, content] of entries) {
+		// An ASCII key survives decoding whatever bytes surround it.
+		const text = decoder.decode(content);
+		if (!checked.some((secret) => text.includes(secret))) continue;
+		const relative = path.slice(prefix.length);
+		throw new Error(
+			relative.startsWith(orchestrationFolder)
+				? `The export was stopped: the ledger (${relative}) contains one of your API keys, so ` +
+						'it cannot leave this browser. Forget the key in Settings and use a new one.'
+				: `The export was stopped: ${relative} contains one of your API keys. Remove the key ` +
+						'from that file, then export again.'
+		);
+	}
+}

@@ -1,0 +1,455 @@
+import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
+import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
+import { steppingClock } from '../../../hooks/ledger/ledger-test-fixtures.js';
+import { verifyLedger } from '../../../hooks/ledger/verify.js';
+import type { SandboxFileSystem } from '../../../hooks/tools/sandbox-ports.js';
+import type {
+	IndexedDbWorkspaceFiles,
+	PersistProblem
+} from '../../../sandbox/local/indexeddb-workspace-files.js';
+import { WorkspaceFileSystem } from '../../../sandbox/local/workspace-file-system.js';
+import { IndexedDbLedger, LedgerWriteRefusedError, type LedgerChange } from './indexeddb-ledger.js';
+import { ledgerStores } from './ledger-record-store.js';
+import {
+	bytes,
+	freshDatabaseName,
+	governedPipeline,
+	openLedgerStore,
+	text
+} from './ledger-test-kit.js';
+import { readOnlyTabMessage } from './tab-coordination.js';
+
+const opened: IndexedDbWorkspaceFiles[] = [];
+
+async function openStore(
+	name = freshDatabaseName(),
+	options: Parameters<typeof openLedgerStore>[1] = {}
+): Promise<IndexedDbWorkspaceFiles> {
+	const store = await openLedgerStore(name, options);
+	opened.push(store);
+	return store;
+}
+
+async function openBoth(name = freshDatabaseName(), files: Record<string, string> = {}) {
+	const store = await openStore(name, { initialFiles: async () => files });
+	const ledger = await IndexedDbLedger.open({ store, clock: steppingClock() });
+	return { store, ledger, fs: new WorkspaceFileSystem(store), name };
+}
+
+afterEach(async () => {
+	vi.restoreAllMocks();
+	await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+
+const lesson = (text: string): LedgerEventDraft => ({
+	type: 'lesson-record',
+	session_id: 'builder',
+	intent_id: null,
+	lesson: text,
+	category: 'test',
+	source: 'agent'
+});
+
+const writeTo = (path: string, before: string | null, after: string | null) => ({
+	path,
+	type: (after === null ? 'deleted' : before === null ? 'created' : 'modified') as
+		'created' | 'modified' | 'deleted',
+	before: before === null ? null : bytes(before),
+	after: after === null ? null : bytes(after)
+});
+
+/** Reads a store of the database behind the ledger, as a fresh page load would. */
+async function peek(name: string, store: string, key: IDBValidKey): Promise<unknown> {
+	const database = await openDB(name);
+	try {
+		return await database.get(store, key);
+	} finally {
+		database.close();
+	}
+}
+
+function asJsonl(events: readonly LedgerEvent[]) {
+	let auditJsonl = '';
+	let traceJsonl = '';
+	for (const event of events) {
+		auditJsonl += canonicalJson(event) + '\n';
+		if (event.type === 'mutation-record') traceJsonl += canonicalJson(event.trace) + '\n';
+	}
+	return { auditJsonl, traceJsonl };
+}
+
+describe('IndexedDbLedger', () => {
+	it('seals, stores and resumes the chain after a reload', async () => {
+		const { store, ledger, name } = await openBoth();
+		expect(ledger.integrity).toEqual({ ok: true });
+		expect(ledger.lastSeq).toBe(0);
+		const first = await ledger.append([lesson('one'), lesson('two')]);
+		expect(first.map((event) => event.seq)).toEqual([1, 2]);
+		await store.close();
+
+		const reopenedStore = await openStore(name);
+		const reopened = await IndexedDbLedger.open({ store: reopenedStore });
+		expect(await reopened.events()).toEqual(first);
+		const next = await reopened.append([lesson('three')]);
+		expect(next[0]).toMatchObject({ seq: 3, prev_hash: first[1]?.hash });
+		const report = await verifyLedger(asJsonl(await reopened.events()));
+		expect(report.ok).toBe(true);
+	});
+
+	it('commits a file write and its events in one readwrite transaction', async () => {
+		const { ledger, fs, name } = await openBoth();
+		const transaction = vi.spyOn(globalThis.IDBDatabase.prototype, 'transaction');
+		const events = await ledger.commit(
+			fs,
+			[writeTo('src/auth/jwt.ts', null, 'export {};\n')],
+			[lesson('wrote jwt')]
+		);
+		expect(transaction.mock.calls.filter((call) => call[1] === 'readwrite')).toHaveLength(1);
+		transaction.mockRestore();
+		expect(await fs.readTextFile('src/auth/jwt.ts')).toBe('export {};\n');
+		expect(await peek(name, 'entries', 'src/auth/jwt.ts')).toMatchObject({ kind: 'file' });
+		expect(await peek(name, ledgerStores.events, 1)).toEqual(events[0]);
+	});
+
+	it('stores neither the file nor the event when the transaction fails, then both', async () => {
+		const { store, ledger, fs, name } = await openBoth();
+		const problems: (PersistProblem | null)[] = [];
+		store.onPersistError((problem) => problems.push(problem));
+		const prototype = globalThis.IDBObjectStore.prototype as unknown as {
+			put: (...args: unknown[]) => IDBRequest;
+		};
+		const originalPut = prototype.put;
+		const failing = vi.spyOn(prototype, 'put').mockImplementation(function (
+			this: IDBObjectStore,
+			...args: unknown[]
+		) {
+			const request = originalPut.apply(this, args);
+			// The event's put fails the whole transaction, after the file's put was accepted.
+			if (this.name === ledgerStores.events) this.transaction.abort();
+			return request;
+		});
+		const events = await ledger.commit(fs, [writeTo('a.txt', null, 'a')], [lesson('wrote a')]);
+		failing.mockRestore();
+		expect(problems[0]).not.toBeNull();
+		expect(await peek(name, 'entries', 'a.txt')).toBeUndefined();
+		expect(await peek(name, ledgerStores.events, 1)).toBeUndefined();
+		// This tab still has both, and keeps them together for the next attempt.
+		expect(await ledger.events()).toEqual(events);
+		expect(await fs.readTextFile('a.txt')).toBe('a');
+		await store.flush();
+		expect(problems.at(-1)).toBeNull();
+		expect(await peek(name, 'entries', 'a.txt')).toMatchObject({ kind: 'file' });
+		expect(await peek(name, ledgerStores.events, 1)).toEqual(events[0]);
+	});
+
+	it('undoes earlier writes and records nothing when a write fails', async () => {
+		const { ledger, fs } = await openBoth(freshDatabaseName(), { 'keep.txt': 'original' });
+		const refusing: SandboxFileSystem = Object.create(fs, {
+			writeFile: {
+				value: async (path: string, data: Uint8Array) => {
+					if (path === 'folder-taken.txt') throw new Error('EISDIR: a folder is there');
+					return fs.writeFile(path, data);
+				}
+			}
+		});
+		await expect(
+			ledger.commit(
+				refusing,
+				[writeTo('keep.txt', 'original', 'changed'), writeTo('folder-taken.txt', null, 'x')],
+				[lesson('two writes')]
+			)
+		).rejects.toThrow(/Could not write folder-taken.txt: EISDIR/);
+		expect(await fs.readTextFile('keep.txt')).toBe('original');
+		expect(ledger.lastSeq).toBe(0);
+		// The chain did not move: the next event is still seq 1.
+		expect((await ledger.append([lesson('next')]))[0]?.seq).toBe(1);
+	});
+
+	it('refuses to commit writes without an fs, and bad arguments', async () => {
+		const { ledger } = await openBoth();
+		await expect(ledger.commit(null, [writeTo('a', null, 'a')], [])).rejects.toThrow(/fs/);
+		await expect(ledger.commit(null, 'x' as never, [])).rejects.toThrow(/arrays/);
+		expect(await ledger.commit(null, [], [])).toEqual([]);
+		await expect(IndexedDbLedger.open({} as never)).rejects.toThrow(/store/);
+	});
+
+	it('keeps consecutive seqs for concurrent appends', async () => {
+		const { ledger } = await openBoth();
+		const batches = await Promise.all(
+			['a', 'b', 'c', 'd'].map((name) => ledger.append([lesson(name), lesson(`${name}2`)]))
+		);
+		expect(batches.flat().map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+		expect((await verifyLedger(asJsonl(await ledger.events()))).ok).toBe(true);
+	});
+
+	it('reports a tampered stored chain and refuses to continue it', async () => {
+		const { store, ledger, name } = await openBoth();
+		await ledger.append([lesson('one'), lesson('two'), lesson('three')]);
+		await store.close();
+		const database = await openDB(name);
+		const second = (await database.get(ledgerStores.events, 2)) as LedgerEvent;
+		await database.put(ledgerStores.events, { ...second, lesson: 'rewritten' }, 2);
+		database.close();
+
+		const reopened = await IndexedDbLedger.open({ store: await openStore(name) });
+		expect(reopened.integrity.ok).toBe(false);
+		expect(!reopened.integrity.ok && reopened.integrity.problem).toMatch(
+			/line 2: hash does not match/
+		);
+		expect(reopened.writable).toBe(false);
+		expect((await reopened.events()).map((event) => event.seq)).toEqual([1, 2, 3]);
+		const refused = reopened.append([lesson('four')]);
+		await expect(refused).rejects.toBeInstanceOf(LedgerWriteRefusedError);
+		await expect(refused).rejects.toMatchObject({ reason: 'broken-chain' });
+		await expect(refused).rejects.toThrow(/broken .*reset the scenario/);
+	});
+
+	it('reports an event stored under another seq', async () => {
+		const { store, ledger, name } = await openBoth();
+		const [event] = await ledger.append([lesson('one')]);
+		await store.close();
+		const database = await openDB(name);
+		await database.put(ledgerStores.events, event, 7);
+		database.close();
+		const reopened = await IndexedDbLedger.open({ store: await openStore(name) });
+		expect(reopened.integrity).toEqual({
+			ok: false,
+			problem: 'stored event under key 7 is not a sealed event with that seq'
+		});
+	});
+
+	it('refuses every write in a read-only tab with the tab message', async () => {
+		const store = await openStore();
+		const ledger = await IndexedDbLedger.open({ store, writable: false });
+		expect(ledger.writable).toBe(false);
+		await expect(ledger.append([lesson('x')])).rejects.toThrow(readOnlyTabMessage);
+		await expect(ledger.append([lesson('x')])).rejects.toMatchObject({ reason: 'read-only' });
+		expect(() => ledger.setState('a', 1)).toThrow(readOnlyTabMessage);
+		ledger.becomeReader('Custom reason.');
+		await expect(ledger.append([lesson('x')])).rejects.toThrow('Custom reason.');
+	});
+
+	it('keeps the before and after of each change as content-addressed blobs', async () => {
+		const { store, ledger } = await openBoth(freshDatabaseName(), { 'src/a.ts': 'one\n' });
+		const { pipeline, call } = governedPipeline(store, ledger);
+		await pipeline.recordWorkspaceSnapshot(['src/a.ts']);
+		await call('select_active_intent', { intent_id: 'INT-001' });
+		await call('write_to_file', {
+			path: 'src/auth/a.ts',
+			content: 'first\n',
+			intent_id: 'INT-001',
+			mutation_class: 'INTENT_EVOLUTION'
+		});
+		await call('write_to_file', {
+			path: 'src/auth/a.ts',
+			content: 'second\n',
+			intent_id: 'INT-001',
+			mutation_class: 'INTENT_EVOLUTION'
+		});
+		const mutations = (await ledger.events()).filter((event) => event.type === 'mutation-record');
+		expect(mutations).toHaveLength(2);
+		const created = await ledger.mutationContents(mutations[0]?.seq ?? 0);
+		expect(created).toMatchObject({ path: 'src/auth/a.ts', beforeKnown: true });
+		expect(created?.before).toEqual({ hash: null, content: null });
+		expect(text(created?.after.content)).toBe('first\n');
+		const modified = await ledger.mutationContents(mutations[1]?.seq ?? 0);
+		expect(text(modified?.before.content)).toBe('first\n');
+		expect(text(modified?.after.content)).toBe('second\n');
+
+		// The snapshot's files are kept too, so a first change of a seeded file has its before.
+		const snapshot = (await ledger.events()).find((event) => event.type === 'workspace-snapshot');
+		const seededHash = snapshot?.type === 'workspace-snapshot' ? snapshot.files['src/a.ts'] : '';
+		expect(text(await ledger.blob(seededHash ?? ''))).toBe('one\n');
+
+		expect(await ledger.mutationContents(1)).toBeNull();
+		expect(await ledger.blob(`sha256:${'f'.repeat(64)}`)).toBeNull();
+		expect(await ledger.blob('not a hash')).toBeNull();
+		await expect(ledger.blob(42 as never)).rejects.toThrow(/sha256/);
+	});
+
+	it('keeps the content a shell command left, read from the store', async () => {
+		const { store, ledger } = await openBoth();
+		const { call } = governedPipeline(store, ledger, {
+			'make token': { 'src/auth/token.ts': 'export const token = 1;\n' }
+		});
+		await call('select_active_intent', { intent_id: 'INT-001' });
+		const outcome = await call('execute_command', { command: 'make token' });
+		expect(outcome.ok).toBe(true);
+		const mutation = (await ledger.events()).find((event) => event.type === 'mutation-record');
+		const contents = await ledger.mutationContents(mutation?.seq ?? 0);
+		expect(contents?.path).toBe('src/auth/token.ts');
+		expect(text(contents?.after.content)).toBe('export const token = 1;\n');
+		// Nothing said what was there before: no snapshot, no earlier record.
+		expect(contents?.beforeKnown).toBe(false);
+	});
+
+	it('agrees with the files after a governed session and a reload, as verify checks', async () => {
+		const name = freshDatabaseName();
+		const { store, ledger } = await openBoth(name, { 'README.md': '# Demo\n' });
+		const { pipeline, call } = governedPipeline(store, ledger);
+		await pipeline.recordWorkspaceSnapshot(['README.md']);
+		expect(
+			(
+				await call('write_to_file', {
+					path: 'src/auth/x.ts',
+					content: 'x',
+					intent_id: 'INT-001',
+					mutation_class: 'INTENT_EVOLUTION'
+				})
+			).ok
+		).toBe(false);
+		await call('select_active_intent', { intent_id: 'INT-001' });
+		const write = await call('write_to_file', {
+			path: 'src/auth/jwt.ts',
+			content: 'export const sign = () => 1;\n',
+			intent_id: 'INT-001',
+			mutation_class: 'INTENT_EVOLUTION'
+		});
+		expect(write.ok).toBe(true);
+		await pipeline.recordHumanEdit({ path: 'README.md', content: '# Demo, edited\n' });
+		await store.close();
+
+		const reopenedStore = await openStore(name);
+		const reopened = await IndexedDbLedger.open({ store: reopenedStore });
+		expect(reopened.integrity).toEqual({ ok: true });
+		expect(text(await reopenedStore.read('src/auth/jwt.ts'))).toBe(
+			'export const sign = () => 1;\n'
+		);
+		const report = await verifyLedger({
+			...asJsonl(await reopened.events()),
+			files: reopenedStore.snapshot()
+		});
+		expect(report.firstFailure).toBeNull();
+		expect(report.ok).toBe(true);
+		expect(report.trace.records).toBe(2);
+	});
+
+	it('keeps per-scenario state across a reload', async () => {
+		const { store, ledger, name } = await openBoth();
+		const sessions = { builder: { activeIntentId: 'INT-001' } };
+		ledger.setState('sessions', sessions);
+		sessions.builder.activeIntentId = 'changed after';
+		ledger.setState('approvals', ['INT-001']);
+		ledger.setState('gone', true);
+		ledger.deleteState('gone');
+		expect(ledger.state('sessions')).toEqual({ builder: { activeIntentId: 'INT-001' } });
+		expect(ledger.stateKeys()).toEqual(['approvals', 'sessions']);
+		expect(() => ledger.setState('', 1)).toThrow(/non-empty/);
+		expect(() => ledger.setState('x', undefined)).toThrow(/deleteState/);
+		expect(() => ledger.setState('fn', () => 1)).toThrow(/cannot be stored/);
+		await store.close();
+
+		const reopened = await IndexedDbLedger.open({ store: await openStore(name) });
+		expect(reopened.state('sessions')).toEqual({ builder: { activeIntentId: 'INT-001' } });
+		expect(reopened.state('approvals')).toEqual(['INT-001']);
+		expect(reopened.state('gone')).toBeUndefined();
+		const copy = reopened.state<string[]>('approvals');
+		copy?.push('mutated');
+		expect(reopened.state('approvals')).toEqual(['INT-001']);
+	});
+
+	it('tells subscribers about stored events, and lists events since a seq', async () => {
+		const { ledger } = await openBoth();
+		const heard: LedgerChange[] = [];
+		ledger.subscribe(() => {
+			throw new Error('broken listener');
+		});
+		const unsubscribe = ledger.subscribe((change) => heard.push(change));
+		await ledger.append([lesson('one'), lesson('two')]);
+		await ledger.append([lesson('three')]);
+		expect(
+			heard.map((change) => [change.kind, change.origin, change.events.map((e) => e.seq)])
+		).toEqual([
+			['appended', 'this-tab', [1, 2]],
+			['appended', 'this-tab', [3]]
+		]);
+		expect(ledger.eventsSince(1).map((event) => event.seq)).toEqual([2, 3]);
+		expect(ledger.eventsSince(0)).toHaveLength(3);
+		expect(ledger.eventsSince(3)).toEqual([]);
+		expect(() => ledger.eventsSince(-1)).toThrow(/seq/);
+		unsubscribe();
+		await ledger.append([lesson('four')]);
+		expect(heard).toHaveLength(2);
+		expect(() => ledger.subscribe(null as never)).toThrow(/function/);
+	});
+
+	it('lets a reader tab follow what the writer stores, then take over without forking', async () => {
+		const name = freshDatabaseName();
+		const writer = await openBoth(name);
+		const readerStore = await openStore(name);
+		const reader = await IndexedDbLedger.open({ store: readerStore, writable: false });
+		const heard: LedgerChange[] = [];
+		reader.subscribe((change) => heard.push(change));
+
+		await writer.ledger.append([lesson('one'), lesson('two')]);
+		expect((await reader.refresh()).map((event) => event.seq)).toEqual([1, 2]);
+		expect(heard[0]).toMatchObject({ kind: 'appended', origin: 'other-tab' });
+		expect(await reader.refresh()).toEqual([]);
+
+		writer.ledger.setState('approvals', ['INT-001']);
+		await writer.ledger.append([lesson('three')]);
+		await writer.store.close();
+		await reader.becomeWriter();
+		expect(reader.writable).toBe(true);
+		expect(reader.state('approvals')).toEqual(['INT-001']);
+		const [four] = await reader.append([lesson('four')]);
+		expect(four?.seq).toBe(4);
+		expect((await verifyLedger(asJsonl(await reader.events()))).ok).toBe(true);
+	});
+
+	it('reloads everything when the stored ledger was started over by the other tab', async () => {
+		const name = freshDatabaseName();
+		const writer = await openBoth(name, { 'a.txt': 'a' });
+		await writer.ledger.append([lesson('one'), lesson('two')]);
+		const reader = await IndexedDbLedger.open({ store: await openStore(name), writable: false });
+		const heard: LedgerChange[] = [];
+		reader.subscribe((change) => heard.push(change));
+		const resets: LedgerChange[] = [];
+		writer.ledger.subscribe((change) => resets.push(change));
+
+		await writer.ledger.resetWith({ 'fresh.txt': 'fresh' });
+		expect(resets).toEqual([{ kind: 'reloaded', events: [], origin: 'this-tab' }]);
+		await writer.ledger.append([lesson('new one')]);
+		await reader.refresh();
+		expect(heard.at(-1)).toMatchObject({ kind: 'reloaded', origin: 'other-tab' });
+		expect(
+			(await reader.events()).map((event) => event.type === 'lesson-record' && event.lesson)
+		).toEqual(['new one']);
+	});
+
+	it('marks a chain broken when events found later do not continue it', async () => {
+		const name = freshDatabaseName();
+		const writer = await openBoth(name);
+		await writer.ledger.append([lesson('one')]);
+		const reader = await IndexedDbLedger.open({ store: await openStore(name), writable: false });
+		await writer.ledger.append([lesson('two')]);
+		await writer.store.flush();
+		const database = await openDB(name);
+		const second = (await database.get(ledgerStores.events, 2)) as LedgerEvent;
+		await database.put(ledgerStores.events, { ...second, lesson: 'forged' }, 2);
+		database.close();
+		await reader.refresh();
+		expect(reader.integrity).toEqual({
+			ok: false,
+			problem: 'stored event seq 2: hash does not match its content'
+		});
+	});
+
+	it('starts over with new files and an empty ledger in one go', async () => {
+		const { store, ledger, name } = await openBoth(freshDatabaseName(), { 'old.txt': 'old' });
+		await ledger.append([lesson('one')]);
+		ledger.setState('sessions', {});
+		await ledger.resetWith({ 'new.txt': 'new' });
+		expect(ledger.lastSeq).toBe(0);
+		expect((await ledger.append([lesson('again')]))[0]).toMatchObject({ seq: 1 });
+		await store.close();
+		const reopenedStore = await openStore(name);
+		const reopened = await IndexedDbLedger.open({ store: reopenedStore });
+		expect([...reopenedStore.snapshot().keys()]).toEqual(['new.txt']);
+		expect((await reopened.events()).map((event) => event.seq)).toEqual([1]);
+		expect(reopened.stateKeys()).toEqual([]);
+	});
+});

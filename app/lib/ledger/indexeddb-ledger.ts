@@ -1,0 +1,537 @@
+import { contentHash } from '../../../hooks/hashing/sha256.js';
+import { LedgerChain } from '../../../hooks/ledger/ledger-chain.js';
+import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
+import type { Clock, LedgerPort } from '../../../hooks/pipeline/ports.js';
+import type { FileChange, SandboxFileSystem } from '../../../hooks/tools/sandbox-ports.js';
+import type {
+	QueuedRecord,
+	StoredRecord
+} from '../../../sandbox/local/indexeddb-workspace-files.js';
+import { ledgerStoreNames, ledgerStores, type LedgerRecordStore } from './ledger-record-store.js';
+import { mutationSides, type MutationSides } from './mutation-sides.js';
+import {
+	checkContinuation,
+	checkStoredChain,
+	headsAfter,
+	type ChainIntegrity
+} from './stored-chain-check.js';
+import { readOnlyTabMessage } from './tab-coordination.js';
+
+/** What subscribers hear: events appended (here or by another tab), or the whole list replaced. */
+export type LedgerChange =
+	| { kind: 'appended'; events: readonly LedgerEvent[]; origin: LedgerChangeOrigin }
+	| { kind: 'reloaded'; events: readonly LedgerEvent[]; origin: LedgerChangeOrigin };
+
+/** `this-tab`: written here; `other-tab`: found in the database by `refresh`. */
+export type LedgerChangeOrigin = 'this-tab' | 'other-tab';
+
+/** The content on one side of a recorded change. */
+export interface MutationSide {
+	/** `sha256:` hash, or `null` when there was no file on this side. */
+	hash: string | null;
+	/** The bytes, or `null` when there was no file or they were not kept. */
+	content: Uint8Array | null;
+}
+
+export interface MutationContents {
+	seq: number;
+	path: string;
+	before: MutationSide;
+	after: MutationSide;
+	/** False when the ledger does not say what the file held before the change. */
+	beforeKnown: boolean;
+}
+
+/** Why a write to the ledger was refused; `message` is a sentence for the person. */
+export class LedgerWriteRefusedError extends Error {
+	override readonly name = 'LedgerWriteRefusedError';
+
+	constructor(
+		readonly reason: 'read-only' | 'broken-chain',
+		message: string
+	) {
+		super(message);
+	}
+}
+
+export interface IndexedDbLedgerOptions {
+	/** The workspace's store, opened with `extraStores: ledgerStoreNames`. */
+	store: LedgerRecordStore;
+	/** Timestamps of sealed events; the system clock by default. */
+	clock?: Clock;
+	/** False in a tab that may only read (another tab writes this scenario); true by default. */
+	writable?: boolean;
+	/** What a refused write says in a read-only tab. */
+	readOnlyMessage?: string;
+}
+
+const systemClock: Clock = {
+	nowIso: () => new Date().toISOString(),
+	nowMs: () => performance.now()
+};
+
+const hashPattern = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * The browser's LedgerPort: the hash-chained events, content-addressed file contents and
+ * per-scenario state, stored in the workspace's own IndexedDB database so that a file change and
+ * its events commit in one transaction (`commit`). Resumes the chain from the stored events after
+ * checking them like `threadline verify`; a broken stored chain is reported (`integrity`) and
+ * refuses further writes instead of being continued.
+ *
+ * Every operation that changes the ledger runs one at a time, in call order. Persistence never
+ * rejects a write: a storage failure keeps files and events pending together in memory and is
+ * reported by the store's `onPersistError`.
+ */
+export class IndexedDbLedger implements LedgerPort {
+	private stored: LedgerEvent[];
+	private chain: LedgerChain | null;
+	private chainIntegrity: ChainIntegrity;
+	private canWrite: boolean;
+	private readOnlyMessage: string;
+	private readonly stateValues: Map<string, unknown>;
+	private readonly listeners = new Set<(change: LedgerChange) => void>();
+	/** Blobs queued in this tab's life: content-addressed, so storing one again is useless. */
+	private readonly keptBlobs = new Set<string>();
+	private queue: Promise<unknown> = Promise.resolve();
+	private notifiedSeq: number;
+
+	private constructor(
+		private readonly store: LedgerRecordStore,
+		private readonly clock: Clock,
+		loaded: LoadedLedger,
+		options: { writable: boolean; readOnlyMessage: string }
+	) {
+		this.stored = loaded.events;
+		this.chainIntegrity = loaded.integrity;
+		this.chain = loaded.integrity.ok ? LedgerChain.fromEvents(clock, loaded.events) : null;
+		this.stateValues = loaded.state;
+		this.canWrite = options.writable;
+		this.readOnlyMessage = options.readOnlyMessage;
+		this.notifiedSeq = this.lastSeq;
+	}
+
+	/** Loads the events and state, checks the stored chain and resumes it. */
+	static async open(options: IndexedDbLedgerOptions): Promise<IndexedDbLedger> {
+		if (typeof options !== 'object' || options === null || !options.store) {
+			throw new TypeError('IndexedDbLedger.open needs the workspace store ({ store })');
+		}
+		const clock = options.clock ?? systemClock;
+		const loaded = await loadLedger(options.store);
+		return new IndexedDbLedger(options.store, clock, loaded, {
+			writable: options.writable ?? true,
+			readOnlyMessage: options.readOnlyMessage ?? readOnlyTabMessage
+		});
+	}
+
+	/** Whether the stored chain checked out; when not, `problem` names the first broken event. */
+	get integrity(): ChainIntegrity {
+		return this.chainIntegrity;
+	}
+
+	/** Whether this tab may append (it is the writer and the chain is intact). */
+	get writable(): boolean {
+		return this.canWrite && this.chainIntegrity.ok;
+	}
+
+	/** The seq of the last event (0 when empty). */
+	get lastSeq(): number {
+		return this.stored.at(-1)?.seq ?? 0;
+	}
+
+	/** Seals the drafts and stores them (no file writes), atomically. */
+	append(drafts: LedgerEventDraft[]): Promise<LedgerEvent[]> {
+		return this.commit(null, [], drafts);
+	}
+
+	/**
+	 * The pipeline's `commit` port: seals the drafts, applies the file writes through `fs` (the
+	 * sandbox's, so its replica follows), queues the events and the changed contents, and stores
+	 * the files and the events in one transaction. When a write fails, the writes already made are
+	 * undone and nothing enters the chain.
+	 */
+	commit(
+		fs: SandboxFileSystem | null,
+		writes: readonly FileChange[],
+		drafts: readonly LedgerEventDraft[]
+	): Promise<LedgerEvent[]> {
+		if (!Array.isArray(writes) || !Array.isArray(drafts)) {
+			return Promise.reject(new TypeError('commit expects arrays of writes and drafts'));
+		}
+		if (writes.length > 0 && !fs) {
+			return Promise.reject(new TypeError('commit needs the sandbox fs to apply file writes'));
+		}
+		return this.exclusive(async () => {
+			const chain = this.writableChain();
+			if (writes.length === 0 && drafts.length === 0) return [];
+			const sealed = await chain.sealAll(drafts, (events) =>
+				this.store.batch(() => this.persist(fs, writes, events))
+			);
+			this.notify('appended', sealed, 'this-tab');
+			return sealed;
+		});
+	}
+
+	/** `commit` bound to one fs, in the shape ToolPipelineOptions.commit takes. */
+	commitThrough(
+		fs: SandboxFileSystem
+	): (writes: FileChange[], drafts: LedgerEventDraft[]) => Promise<LedgerEvent[]> {
+		return (writes, drafts) => this.commit(fs, writes, drafts);
+	}
+
+	async events(): Promise<readonly LedgerEvent[]> {
+		return [...this.stored];
+	}
+
+	/** The events after `seq` (all of them for 0), in order. */
+	eventsSince(seq: number): readonly LedgerEvent[] {
+		if (!Number.isInteger(seq) || seq < 0) {
+			throw new TypeError(`eventsSince expects a seq (an integer >= 0), got ${String(seq)}`);
+		}
+		if (seq === 0) return [...this.stored];
+		const position = this.stored[seq - 1]?.seq === seq ? seq : -1;
+		if (position !== -1) return this.stored.slice(position);
+		return this.stored.filter((event) => event.seq > seq);
+	}
+
+	/** Hears every change after it is stored (or found); returns an unsubscribe. */
+	subscribe(listener: (change: LedgerChange) => void): () => void {
+		if (typeof listener !== 'function')
+			throw new TypeError('subscribe expects a listener function');
+		this.listeners.add(listener);
+		return () => {
+			this.listeners.delete(listener);
+		};
+	}
+
+	/** A file content kept by the ledger, by its `sha256:` hash; null when not kept. */
+	async blob(hash: string): Promise<Uint8Array | null> {
+		if (typeof hash !== 'string') throw new TypeError('blob expects a sha256: hash');
+		if (!hashPattern.test(hash)) return null;
+		const [record] = await this.store.readAll(ledgerStores.blobs, IDBKeyRange.only(hash));
+		return record?.value instanceof Uint8Array ? record.value : null;
+	}
+
+	/** The before and after of a recorded change (a `mutation-record`), for a diff; null otherwise. */
+	async mutationContents(seq: number): Promise<MutationContents | null> {
+		const sides: MutationSides | null = mutationSides(this.stored, seq);
+		if (!sides) return null;
+		const [before, after] = await Promise.all([
+			sides.before ? this.blob(sides.before) : null,
+			sides.after ? this.blob(sides.after) : null
+		]);
+		return {
+			seq: sides.seq,
+			path: sides.path,
+			before: { hash: sides.before, content: before },
+			after: { hash: sides.after, content: after },
+			beforeKnown: sides.beforeKnown
+		};
+	}
+
+	/** A per-scenario state value (a copy), or undefined. */
+	state<Value = unknown>(key: string): Value | undefined {
+		checkStateKey(key);
+		const value = this.stateValues.get(key);
+		return value === undefined ? undefined : (structuredClone(value) as Value);
+	}
+
+	stateKeys(): string[] {
+		return [...this.stateValues.keys()].sort();
+	}
+
+	/** Keeps a per-scenario state value (stored with the next flush). */
+	setState(key: string, value: unknown): void {
+		checkStateKey(key);
+		this.assertWriter();
+		if (value === undefined) throw new TypeError('setState: use deleteState to remove a value');
+		this.store.queueRecords([{ store: ledgerStores.state, key, value }]);
+		this.stateValues.set(key, structuredClone(value));
+	}
+
+	deleteState(key: string): void {
+		checkStateKey(key);
+		this.assertWriter();
+		this.store.queueRecords([{ store: ledgerStores.state, key, delete: true }]);
+		this.stateValues.delete(key);
+	}
+
+	/**
+	 * Reads what another tab stored since this tab last looked: new events are checked against
+	 * the chain and announced (`origin: 'other-tab'`); when the stored ledger was replaced (a
+	 * reset), everything is reloaded. Returns the new events.
+	 */
+	refresh(): Promise<readonly LedgerEvent[]> {
+		return this.exclusive(() => this.refreshNow());
+	}
+
+	/** This tab became the writer (the other tab closed): catch up, then resume the chain. */
+	becomeWriter(): Promise<void> {
+		return this.exclusive(async () => {
+			await this.refreshNow();
+			this.canWrite = true;
+			this.chain = this.chainIntegrity.ok ? LedgerChain.fromEvents(this.clock, this.stored) : null;
+		});
+	}
+
+	/** Another tab writes now: refuse writes here with `message`. */
+	becomeReader(message: string = readOnlyTabMessage): void {
+		this.canWrite = false;
+		this.readOnlyMessage = message;
+	}
+
+	/**
+	 * Starts over ("Reset scenario", a zip import): replaces the workspace files and empties the
+	 * ledger (events, contents, state) in one transaction. Also the way out of a broken chain.
+	 * Rebuild the sandbox afterwards, as after IndexedDbWorkspaceFiles.replaceAll.
+	 */
+	resetWith(files: Record<string, string | Uint8Array>): Promise<void> {
+		return this.exclusive(async () => {
+			this.assertWriter();
+			await this.store.replaceAll(files, { clearStores: ledgerStoreNames });
+			this.stored = [];
+			this.stateValues.clear();
+			this.keptBlobs.clear();
+			this.chainIntegrity = { ok: true };
+			this.chain = new LedgerChain({ clock: this.clock });
+			this.notifiedSeq = 0;
+			this.notify('reloaded', [], 'this-tab');
+		});
+	}
+
+	private async persist(
+		fs: SandboxFileSystem | null,
+		writes: readonly FileChange[],
+		events: LedgerEvent[]
+	): Promise<void> {
+		// Contents are gathered before writing: a shell change's file is already in the store.
+		const blobs = await this.blobRecords(writes, events);
+		if (fs) await applyWrites(fs, writes);
+		try {
+			this.store.queueRecords([
+				...blobs,
+				...events.map((event) => ({ store: ledgerStores.events, key: event.seq, value: event }))
+			]);
+		} catch (error) {
+			if (fs) await revertWrites(fs, writes);
+			throw error;
+		}
+		for (const event of events) this.stored.push(event);
+		for (const record of blobs) this.keptBlobs.add(record.key as string);
+	}
+
+	/** The contents a diff of these events needs, by hash, except those already kept. */
+	private async blobRecords(
+		writes: readonly FileChange[],
+		events: readonly LedgerEvent[]
+	): Promise<QueuedRecord[]> {
+		const contents = new Map<string, Uint8Array>();
+		for (const write of writes) {
+			for (const side of [write.before, write.after]) {
+				if (side) contents.set(await contentHash(side), side);
+			}
+		}
+		const wanted: [path: string, hash: string][] = [];
+		for (const event of events) {
+			if (event.type === 'mutation-record') {
+				const path = event.trace.files[0]?.path;
+				const hash = event.trace.metadata['dev.threadline'].file_hash;
+				if (path !== undefined && hash) wanted.push([path, hash]);
+			} else if (event.type === 'workspace-snapshot') {
+				for (const [path, hash] of Object.entries(event.files)) wanted.push([path, hash]);
+			}
+		}
+		for (const [path, hash] of wanted) {
+			if (contents.has(hash) || this.keptBlobs.has(hash)) continue;
+			// A shell command's change or a snapshot: the file holds that content now, if anything.
+			const content = await this.store.read(path).catch(() => null);
+			if (content && (await contentHash(content)) === hash) contents.set(hash, content);
+		}
+		const records: QueuedRecord[] = [];
+		for (const [hash, content] of contents) {
+			if (!this.keptBlobs.has(hash))
+				records.push({ store: ledgerStores.blobs, key: hash, value: content });
+		}
+		return records;
+	}
+
+	private async refreshNow(): Promise<readonly LedgerEvent[]> {
+		const last = this.stored.at(-1);
+		const records = await this.store.readAll(
+			ledgerStores.events,
+			last ? IDBKeyRange.lowerBound(last.seq) : undefined
+		);
+		await this.reloadState();
+		const first = records[0]?.value as LedgerEvent | undefined;
+		if (last && (first?.seq !== last.seq || first.hash !== last.hash)) {
+			// The stored ledger is no longer the one this tab knew: start from what is stored.
+			const loaded = await loadLedger(this.store);
+			this.stored = loaded.events;
+			this.chainIntegrity = loaded.integrity;
+			this.keptBlobs.clear();
+			this.rebuildChainIfWriter();
+			this.notifiedSeq = this.lastSeq;
+			this.notify('reloaded', this.stored, 'other-tab');
+			return this.stored;
+		}
+		const parsed = parseEvents(last ? records.slice(1) : records);
+		if (parsed.events.length === 0 && parsed.problem === null) return [];
+		const check =
+			parsed.problem === null
+				? await checkContinuation(headsAfter(this.stored), parsed.events)
+				: ({ ok: false, problem: parsed.problem } as const);
+		if (!check.ok) {
+			this.chainIntegrity = check;
+			this.chain = null;
+		}
+		for (const event of parsed.events) this.stored.push(event);
+		this.rebuildChainIfWriter();
+		this.notify('appended', parsed.events, 'other-tab');
+		return parsed.events;
+	}
+
+	private rebuildChainIfWriter(): void {
+		// Another writer appended: continuing from a stale head would fork the chain.
+		if (this.canWrite) {
+			this.chain = this.chainIntegrity.ok ? LedgerChain.fromEvents(this.clock, this.stored) : null;
+		}
+	}
+
+	private async reloadState(): Promise<void> {
+		const records = await this.store.readAll(ledgerStores.state);
+		this.stateValues.clear();
+		for (const record of records) {
+			if (typeof record.key === 'string') this.stateValues.set(record.key, record.value);
+		}
+	}
+
+	private writableChain(): LedgerChain {
+		this.assertWriter();
+		if (!this.chainIntegrity.ok || !this.chain) {
+			const problem = this.chainIntegrity.ok ? 'no chain' : this.chainIntegrity.problem;
+			throw new LedgerWriteRefusedError(
+				'broken-chain',
+				`The ledger saved in this browser is broken (${problem}), so nothing more is ` +
+					'recorded: continuing it would hide where it broke. Export .orchestration to keep ' +
+					'the evidence, then reset the scenario to start a new ledger.'
+			);
+		}
+		return this.chain;
+	}
+
+	private assertWriter(): void {
+		if (!this.canWrite) throw new LedgerWriteRefusedError('read-only', this.readOnlyMessage);
+	}
+
+	private exclusive<Result>(operation: () => Promise<Result>): Promise<Result> {
+		const run = this.queue.then(operation);
+		// A failed operation must not block the ones queued behind it.
+		this.queue = run.catch(() => undefined);
+		return run;
+	}
+
+	private notify(
+		kind: LedgerChange['kind'],
+		events: readonly LedgerEvent[],
+		origin: LedgerChangeOrigin
+	): void {
+		const fresh =
+			kind === 'appended' ? events.filter((event) => event.seq > this.notifiedSeq) : events;
+		if (kind === 'appended' && fresh.length === 0) return;
+		this.notifiedSeq = Math.max(this.notifiedSeq, fresh.at(-1)?.seq ?? 0);
+		const change: LedgerChange = { kind, events: [...fresh], origin };
+		for (const listener of [...this.listeners]) {
+			try {
+				listener(change);
+			} catch {
+				// One broken listener must not keep the others from hearing about the change.
+			}
+		}
+	}
+}
+
+interface LoadedLedger {
+	events: LedgerEvent[];
+	integrity: ChainIntegrity;
+	state: Map<string, unknown>;
+}
+
+async function loadLedger(store: LedgerRecordStore): Promise<LoadedLedger> {
+	const [eventRecords, stateRecords] = await Promise.all([
+		store.readAll(ledgerStores.events),
+		store.readAll(ledgerStores.state)
+	]);
+	const parsed = parseEvents(eventRecords);
+	const integrity: ChainIntegrity =
+		parsed.problem === null
+			? await checkStoredChain(parsed.events)
+			: { ok: false, problem: parsed.problem };
+	const state = new Map<string, unknown>();
+	for (const record of stateRecords) {
+		if (typeof record.key === 'string') state.set(record.key, record.value);
+	}
+	return { events: parsed.events, integrity, state };
+}
+
+/** Stored records as events; the first record that is not a sealed event under its own seq is a problem. */
+function parseEvents(records: readonly StoredRecord[]): {
+	events: LedgerEvent[];
+	problem: string | null;
+} {
+	const events: LedgerEvent[] = [];
+	for (const record of records) {
+		const value = record.value as Partial<LedgerEvent> | null;
+		const sealed =
+			typeof value === 'object' &&
+			value !== null &&
+			typeof value.type === 'string' &&
+			typeof value.hash === 'string' &&
+			value.seq === record.key;
+		if (!sealed) {
+			return {
+				events,
+				problem: `stored event under key ${String(record.key)} is not a sealed event with that seq`
+			};
+		}
+		events.push(value as LedgerEvent);
+	}
+	return { events, problem: null };
+}
+
+async function applyWrites(fs: SandboxFileSystem, writes: readonly FileChange[]): Promise<void> {
+	const applied: FileChange[] = [];
+	for (const write of writes) {
+		try {
+			if (write.after === null) await fs.rm(write.path);
+			else await fs.writeFile(write.path, write.after);
+		} catch (error) {
+			await revertWrites(fs, applied);
+			const reason = error instanceof Error ? error.message : String(error);
+			throw new Error(
+				`Could not ${write.after === null ? 'delete' : 'write'} ${write.path}: ${reason}`,
+				{
+					cause: error
+				}
+			);
+		}
+		applied.push(write);
+	}
+}
+
+/** Puts back what the writes replaced, last first; best effort, the original error matters more. */
+async function revertWrites(fs: SandboxFileSystem, writes: readonly FileChange[]): Promise<void> {
+	for (const write of [...writes].reverse()) {
+		try {
+			if (write.before === null) await fs.rm(write.path);
+			else await fs.writeFile(write.path, write.before);
+		} catch {
+			// Nothing better to do: the caller reports the write that failed.
+		}
+	}
+}
+
+function checkStateKey(key: string): void {
+	if (typeof key !== 'string' || key === '') {
+		throw new TypeError('A ledger state key must be a non-empty string');
+	}
+}

@@ -1,0 +1,33 @@
+import type {
+	QueuedRecord,
+	StoredRecord
+} from '../../../sandbox/local/indexeddb-workspace-files.js';
+
+/** The object stores the ledger adds to a workspace's database (pass them as `extraStores`). */
+export const ledgerStores = {
+	/** Sealed events, keyed by `seq`. */
+	events: 'ledger-events',
+	/** File contents, keyed by their `sha256:` hash: the before and after of each change. */
+	blobs: 'ledger-blobs',
+	/** Per-scenario state (agent sessions, remembered approvals), keyed by name. */
+	state: 'ledger-state'
+} as const;
+
+export const ledgerStoreNames: readonly string[] = Object.values(ledgerStores);
+
+/**
+ * What the ledger needs from the workspace's store (IndexedDbWorkspaceFiles provides it): records
+ * queued into the same write-behind queue as file writes, and `batch` to store a group of file
+ * writes and records in one transaction. Files are read here too (the store is the authority),
+ * but always written through the sandbox's fs so the sandbox's replica follows.
+ */
+export interface LedgerRecordStore {
+	queueRecords(records: readonly QueuedRecord[]): void;
+	readAll(store: string, range?: IDBKeyRange): Promise<StoredRecord[]>;
+	batch<Result>(work: () => Promise<Result>): Promise<Result>;
+	replaceAll(
+		files: Record<string, string | Uint8Array>,
+		options?: { clearStores?: readonly string[] }
+	): Promise<void>;
+	read(path: string): Promise<Uint8Array>;
+}

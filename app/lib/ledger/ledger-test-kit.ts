@@ -1,0 +1,97 @@
+/**
+ * Set-up shared by the ledger's tests (Node with fake-indexeddb, and Chromium): a workspace store
+ * with the ledger's stores, and the real pipeline writing through a sandbox-like fs over it.
+ * Only tests import this file.
+ */
+import { createToolPipeline } from '../../../hooks/pipeline/create-tool-pipeline.js';
+import { GovernanceState } from '../../../hooks/pipeline/governance-state.js';
+import {
+	fixedClock,
+	intentsFixture,
+	sequentialIds
+} from '../../../hooks/pipeline/pipeline-test-kit.js';
+import type { CommandRunner, ExecResult, FileChange } from '../../../hooks/tools/sandbox-ports.js';
+import {
+	IndexedDbWorkspaceFiles,
+	type IndexedDbWorkspaceOpenOptions
+} from '../../../sandbox/local/indexeddb-workspace-files.js';
+import { WorkspaceFileSystem } from '../../../sandbox/local/workspace-file-system.js';
+import { IndexedDbLedger } from './indexeddb-ledger.js';
+import { ledgerStoreNames } from './ledger-record-store.js';
+
+export const bytes = (text: string) => new TextEncoder().encode(text);
+export const text = (data: Uint8Array | null | undefined) =>
+	data ? new TextDecoder().decode(data) : null;
+
+let databaseCounter = 0;
+
+export function freshDatabaseName(): string {
+	databaseCounter += 1;
+	return `threadline-ledger-test-${Date.now()}-${databaseCounter}-${Math.random().toString(36).slice(2)}`;
+}
+
+export function openLedgerStore(
+	name: string,
+	options: IndexedDbWorkspaceOpenOptions = {}
+): Promise<IndexedDbWorkspaceFiles> {
+	return IndexedDbWorkspaceFiles.open(name, {
+		flushDelayMs: 1,
+		...options,
+		extraStores: ledgerStoreNames
+	});
+}
+
+/** Plays a shell: writes straight to the store (as the Worker's results are) and reports changes. */
+export class StoreShell implements CommandRunner {
+	private readonly files: WorkspaceFileSystem;
+
+	constructor(
+		store: IndexedDbWorkspaceFiles,
+		private readonly script: Record<string, Record<string, string>> = {}
+	) {
+		this.files = new WorkspaceFileSystem(store);
+	}
+
+	async exec(command: string): Promise<ExecResult> {
+		const changes: FileChange[] = [];
+		for (const [path, content] of Object.entries(this.script[command] ?? {})) {
+			const before = (await this.files.stat(path)) ? await this.files.readFile(path) : null;
+			const after = bytes(content);
+			await this.files.writeFile(path, after);
+			changes.push({ path, type: before ? 'modified' : 'created', before, after });
+		}
+		return { exitCode: 0, output: '', changes, interrupted: false };
+	}
+}
+
+/** The real pipeline over the store, committing through the ledger as the page does. */
+export function governedPipeline(
+	store: IndexedDbWorkspaceFiles,
+	ledger: IndexedDbLedger,
+	commands: Record<string, Record<string, string>> = {}
+) {
+	const fs = new WorkspaceFileSystem(store);
+	const state = new GovernanceState({ intentsYaml: intentsFixture, approvalPolicy: 'never' });
+	const pipeline = createToolPipeline({
+		state,
+		fs,
+		runner: new StoreShell(store, commands),
+		capabilities: { kind: 'local', description: 'test shell', commands: ['ls'] },
+		ledger,
+		commit: ledger.commitThrough(fs),
+		approvals: { request: async () => ({ approved: true }) },
+		clock: fixedClock,
+		scheduler: { delay: () => new Promise(() => undefined) },
+		ids: sequentialIds(),
+		toolVersion: '0.1.0-test'
+	});
+	let callNumber = 0;
+	const call = (tool: string, input: unknown, sessionId = 'builder') =>
+		pipeline.run({ sessionId, toolCallId: `call-${++callNumber}`, tool, input });
+	return { pipeline, fs, state, call };
+}
+
+/** The store's files as a Map, for verify. */
+export function workspaceFiles(store: IndexedDbWorkspaceFiles): Map<string, Uint8Array> {
+	return store.snapshot();
+}

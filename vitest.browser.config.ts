@@ -56,10 +56,19 @@ export default defineConfig({
 			instances: [{ browser: 'chromium' }]
 		},
 		projects: [
-			{ extends: true, test: { name: 'browser', include: ['sandbox/**/*.browser.spec.ts'] } },
 			{
 				extends: true,
-				test: { name: 'browser-bench', include: ['sandbox/**/*.browser-bench.ts'] }
+				test: {
+					name: 'browser',
+					include: ['sandbox/**/*.browser.spec.ts', 'app/lib/ledger/**/*.browser.spec.ts']
+				}
+			},
+			{
+				extends: true,
+				test: {
+					name: 'browser-bench',
+					include: ['sandbox/**/*.browser-bench.ts', 'app/lib/ledger/**/*.browser-bench.ts']
+				}
 			}
 		]
 	}

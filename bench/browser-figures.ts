@@ -25,9 +25,16 @@ export async function browserSandboxFigures(): Promise<Record<string, unknown>> 
 				: reject(new Error(`browser bench exited with ${code}:\n${text.slice(-2_000)}`))
 		);
 	});
-	const line = output.split('\n').find((candidate) => candidate.includes('THREADLINE_BENCH '));
-	if (!line) throw new Error('the browser bench printed no THREADLINE_BENCH line');
-	return JSON.parse(
-		line.slice(line.indexOf('THREADLINE_BENCH ') + 'THREADLINE_BENCH '.length)
+	// One line per bench file (sandbox, ledger): merged into one object.
+	const lines = output.split('\n').filter((candidate) => candidate.includes('THREADLINE_BENCH '));
+	if (lines.length === 0) throw new Error('the browser bench printed no THREADLINE_BENCH line');
+	return Object.assign(
+		{},
+		...lines.map(
+			(line) =>
+				JSON.parse(
+					line.slice(line.indexOf('THREADLINE_BENCH ') + 'THREADLINE_BENCH '.length)
+				) as Record<string, unknown>
+		)
 	) as Record<string, unknown>;
 }

@@ -119,5 +119,6 @@ export function zipEntries(entries: Map<string, Uint8Array>): Uint8Array {
 		if (path === '' || path.endsWith('/')) throw new Error(`zip entry "${path}" has no file name`);
 		zippable[path] = [entries.get(path) as Uint8Array, {}];
 	}
-	return zipSync(zippable, { mtime: fixedZipDate, level: 6 });
+	// Level 1: exports are large JSON lines; speed matters more than the last few percent of size.
+	return zipSync(zippable, { mtime: fixedZipDate, level: 1 });
 }

@@ -1,3 +1,4 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import type { Plugin } from 'vite';
@@ -61,6 +62,28 @@ export default defineConfig({
 				test: {
 					name: 'browser',
 					include: ['sandbox/**/*.browser.spec.ts', 'app/lib/ledger/**/*.browser.spec.ts']
+				}
+			},
+			{
+				// The governance components (approval modal, settings, intents and trace panels),
+				// compiled by the Svelte plugin and rendered in Chromium with real Monaco.
+				extends: true,
+				plugins: [svelte()],
+				resolve: {
+					conditions: ['browser'],
+					alias: [
+						{
+							find: /^monaco-editor\/esm\/vs\/editor\/editor\.worker\.js$/,
+							replacement: 'monaco-editor/editor/editor.worker.js'
+						}
+					]
+				},
+				test: {
+					name: 'browser-components',
+					include: [
+						'app/lib/governance-ui/**/*.browser.spec.ts',
+						'app/lib/governance-panels/**/*.browser.spec.ts'
+					]
 				}
 			},
 			{

@@ -173,7 +173,8 @@ test.describe('the governed agent with an OpenAI-compatible provider (fake LLM)'
 		// (c) The in-scope write waits for the human, with a diff of the new file.
 		await expect(changeFiles).toContainText('src/auth/jwt.ts');
 		const diff = changeFiles.getByRole('group', { name: /src\/auth\/jwt\.ts, before and after/ });
-		await expect(diff.locator('.monaco-editor').first()).toBeVisible({ timeout: 30_000 });
+		// A new file: Monaco shows the proposed content (its empty "before" side is collapsed).
+		await expect(diff.locator('.monaco-diff-editor')).toBeVisible({ timeout: 30_000 });
 		await expect(diff).toContainText('verifyToken', { timeout: 30_000 });
 
 		server.enqueue(

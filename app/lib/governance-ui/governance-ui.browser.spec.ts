@@ -87,8 +87,11 @@ describe('ApprovalModal', () => {
 		const answer = track(queue.request(prompt()));
 		flushSync();
 		await armed();
-		const reason = document.querySelector('textarea') as HTMLTextAreaElement;
-		expect(reason.labels?.[0]?.textContent).toBe('Reason (sent to the agent)');
+		// Monaco's diff editors have textareas of their own: find the reason field by its label.
+		const reason = [...document.querySelectorAll('textarea')].find(
+			(candidate) => candidate.labels?.[0]?.textContent === 'Reason (sent to the agent)'
+		) as HTMLTextAreaElement;
+		expect(reason).toBeDefined();
 		await userEvent.click(reason);
 		await userEvent.keyboard('use src/b.ts{Enter}instead');
 		expect(reason.value).toBe('use src/b.ts\ninstead');

@@ -40,7 +40,21 @@ export default defineConfig({
 			'idb',
 			'quickjs-emscripten-core',
 			'@jitl/quickjs-wasmfile-release-sync',
-			'@jitl/quickjs-wasmfile-release-sync/emscripten-module'
+			'@jitl/quickjs-wasmfile-release-sync/emscripten-module',
+			// The governance components' dependencies (Monaco and its YAML worker included): one
+			// discovered mid-run makes Vite re-optimize, and the page then fails to fetch the old
+			// chunks ("Failed to fetch dynamically imported module").
+			'monaco-editor',
+			'monaco-yaml',
+			'monaco-yaml/yaml.worker.js',
+			'marked',
+			'dompurify',
+			'yaml',
+			'zod',
+			'minimatch',
+			'diff',
+			'acorn',
+			'@sveltejs/acorn-typescript'
 		]
 	},
 	worker: { format: 'es' },

@@ -15,6 +15,8 @@ test.describe('the IDE on the default scenario', () => {
 		await expect(page.getByRole('treeitem', { name: '.orchestration (read-only)' })).toBeVisible();
 		await expect(page.getByTestId('sandbox-kind')).toHaveText('Offline sandbox');
 		expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
+		// The agent column loads lazily: check the page with it in place.
+		await expect(page.getByLabel('Message to the agent')).toBeVisible({ timeout: 30_000 });
 		const results = await new AxeBuilder({ page })
 			.exclude('.monaco-editor')
 			.exclude('.xterm')

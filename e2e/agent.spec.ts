@@ -401,6 +401,31 @@ test.describe('the scripted demo agent (no key)', () => {
 		await expect(treeItem(page, 'jwt.ts')).toBeVisible();
 		await expect(page.locator('.monaco-editor .view-lines').first()).toContainText('signToken');
 	});
+
+	test('keeps the conversation and the ledger across a reload', async ({ page }) => {
+		test.setTimeout(120_000);
+		await openIde(page, 'jwt-auth');
+		await sendToAgent(page, 'Run the demo.');
+		const changeFiles = approvalDialog(page, 'The agent wants to change files');
+		await expect(changeFiles).toBeVisible({ timeout: 30_000 });
+		await answer(changeFiles, 'Approve');
+		const agent = agentRegion(page);
+		await expect(agent.locator('.tool-card.blocked', { hasText: 'scope_violation' })).toBeVisible({
+			timeout: 30_000
+		});
+
+		await page.reload();
+		await expect(page.getByRole('textbox', { name: 'Message to the agent' })).toBeVisible({
+			timeout: 30_000
+		});
+		await expect(agent.getByRole('article', { name: 'You' }).first()).toContainText(
+			'Run the demo.'
+		);
+		await expect(agent.locator('.tool-card.blocked', { hasText: 'scope_violation' })).toBeVisible();
+		await page.getByRole('tab', { name: 'Trace' }).click();
+		await page.getByRole('button', { name: 'Verify' }).click();
+		await expect(page.getByText('Verified: the ledger is intact')).toBeVisible({ timeout: 30_000 });
+	});
 });
 
 interface TraceRecord {

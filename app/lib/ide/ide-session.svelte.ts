@@ -7,6 +7,7 @@ import {
 	type SandboxRequest
 } from '../../../sandbox/choose-sandbox.js';
 import { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
+import packageJson from '../../../package.json';
 import type { AgentRuntime } from '../agent-runtime/agent-runtime.svelte.js';
 import { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
 import { ledgerStoreNames } from '../ledger/ledger-record-store.js';
@@ -19,8 +20,8 @@ import { readWorkspaceZip, zipWorkspace } from './workspace-zip.js';
 
 export type IdeStatus = 'loading' | 'ready' | 'error';
 
-/** Recorded as the trace records' `tool.version`; kept equal to package.json by a unit test. */
-export const threadlineVersion = '0.1.0';
+/** Recorded as the trace records' `tool.version`. */
+export const threadlineVersion: string = packageJson.version;
 
 /**
  * One open IDE: the scenario, its persisted workspace, the sandbox and the terminal. Owns their
@@ -162,7 +163,10 @@ export class IdeSession {
 		await this.workspace.applyChanges(kept);
 		// A person's own commands are changes too: attributed to the human in the ledger.
 		if (this.agent && this.ledger?.writable)
-			await this.agent.pipeline.recordAppliedChanges(kept).catch(() => undefined);
+			await this.agent.pipeline.recordAppliedChanges(kept).catch((error: unknown) => {
+				// Unrecorded changes make a later verify fail: say so now, while it can be understood.
+				this.notice = `The terminal's changes could not be recorded in the ledger (${error instanceof Error ? error.message : String(error)}); Verify will list them as unattributed.`;
+			});
 		if (reverted.length) {
 			this.notice = `Reverted ${reverted.join(', ')}: .orchestration/ and .git/ change only through governance, not from the shell.`;
 			await this.workspace.refresh();

@@ -24,7 +24,7 @@ describe('Workspace', () => {
 
 	it('tracks dirty state and saves as a person', async () => {
 		const fs = new InMemoryFileSystem({ 'a.ts': 'one' });
-		const saved: [string, string | null][] = [];
+		const saved: [string, string | Uint8Array | null][] = [];
 		const workspace = new Workspace(fs, {
 			saveAsHuman: async (path, content) => {
 				saved.push([path, content]);
@@ -117,5 +117,26 @@ describe('Workspace', () => {
 		await new Promise((resolve) => queueMicrotask(() => resolve(undefined)));
 		await new Promise((resolve) => setTimeout(resolve, 0));
 		expect(workspace.files.has('made-by-shell.txt')).toBe(true);
+	});
+});
+
+describe('Workspace: every person’s change goes through saveAsHuman', () => {
+	it('routes uploads (bytes), renames and deletions through it, so the ledger can record them', async () => {
+		const fs = new InMemoryFileSystem({ 'a.ts': 'a' });
+		const seen: string[] = [];
+		const workspace = new Workspace(fs, {
+			saveAsHuman: async (path, content) => {
+				seen.push(
+					`${path}:${content === null ? 'deleted' : typeof content === 'string' ? 'text' : 'bytes'}`
+				);
+				if (content === null) await fs.rm(path);
+				else await fs.writeFile(path, content);
+			}
+		});
+		await workspace.refresh();
+		await workspace.createFile('logo.png', new Uint8Array([137, 80, 78, 71]));
+		await workspace.renamePath('a.ts', 'b.ts');
+		expect(seen).toEqual(['logo.png:bytes', 'b.ts:bytes', 'a.ts:deleted']);
+		expect(await fs.readTextFile('b.ts')).toBe('a');
 	});
 });

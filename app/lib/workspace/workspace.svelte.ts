@@ -31,7 +31,7 @@ export interface WorkspaceOptions {
 	 * How a person's save reaches the workspace. The default writes through the filesystem; the
 	 * governed agent issue routes it through the pipeline so the ledger records it as `human`.
 	 */
-	saveAsHuman?: (path: string, content: string | null) => Promise<void>;
+	saveAsHuman?: (path: string, content: string | Uint8Array | null) => Promise<void>;
 }
 
 /**
@@ -404,8 +404,8 @@ export class Workspace implements SandboxFileSystem {
 
 	private async writeAsHuman(path: string, content: string | Uint8Array): Promise<void> {
 		const bytes = typeof content === 'string' ? encodeText(content) : content;
-		if (this.options.saveAsHuman && typeof content === 'string')
-			await this.options.saveAsHuman(path, content);
+		// Uploads and renames are people's changes too (bytes, not only editor text): recorded.
+		if (this.options.saveAsHuman) await this.options.saveAsHuman(path, bytes);
 		else await this.inner.writeFile(path, bytes);
 		this.noteWritten(path, bytes);
 	}

@@ -1,7 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArguments, chromiumExecutablePath } from './e2e/chromium.js';
 
-const port = 4173;
+// THREADLINE_E2E_PORT lets several checkouts run their E2E suites side by side.
+const port = Number(process.env.THREADLINE_E2E_PORT ?? 4173);
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({

@@ -1,4 +1,6 @@
 import type {
+	ChangeProposal,
+	EntryChange,
 	ExecOptions,
 	ExecResult,
 	FileChange,
@@ -7,7 +9,10 @@ import type {
 } from '../hooks/tools/sandbox-ports.js';
 
 export type {
+	ChangeProposal,
 	DirectoryEntry,
+	EntryChange,
+	EntryState,
 	ExecOptions,
 	ExecResult,
 	FileChange,
@@ -57,16 +62,28 @@ export interface LineShellResult {
 	exitCode: number;
 	/** True when Ctrl+C (the signal) or the time limit stopped it. */
 	interrupted: boolean;
+	/** The committed file changes. */
 	changes: FileChange[];
+	/** Every committed path (folders included) and the proposed paths that were not committed. */
+	entries?: EntryChange[];
+	refused?: EntryChange[];
 }
 
 export interface LineShellSession {
 	readonly mode: 'line';
 	/** Workspace-relative working folder ('' is the root), for the prompt. */
 	readonly cwd: string;
+	/**
+	 * Runs a line as a transaction when `review` is given (see ExecOptions.review): the person's
+	 * terminal refuses protected paths this way and records the rest.
+	 */
 	run(
 		line: string,
-		options?: { signal?: AbortSignal; onOutput?: (chunk: string) => void }
+		options?: {
+			signal?: AbortSignal;
+			onOutput?: (chunk: string) => void;
+			review?: (proposal: ChangeProposal) => Promise<void>;
+		}
 	): Promise<LineShellResult>;
 	dispose(): void;
 }

@@ -42,20 +42,61 @@ export interface FileChange {
 	after: Uint8Array | null;
 }
 
+/**
+ * What one path holds, as a command's transaction sees it. `link` is only ever reported by a
+ * backend whose filesystem has symbolic links (WebContainer); the local stores have none.
+ */
+export type EntryState =
+	| { kind: 'file'; data: Uint8Array }
+	| { kind: 'folder' }
+	| { kind: 'link'; target: string }
+	| { kind: 'absent' };
+
+/** One path a command changed: what was there before, what the command left there. */
+export interface EntryChange {
+	path: string;
+	before: EntryState;
+	after: EntryState;
+}
+
+/**
+ * A command's changes, not yet in the workspace (local backends: they live in a copy-on-write
+ * overlay; WebContainer: already on its disk, undone for the paths not committed). The governed
+ * side checks the whole set, then calls `commit` once with the paths it allows (inside its ledger
+ * commit, so files and records land in one step); every other path is discarded. Not calling
+ * `commit` discards everything.
+ */
+export interface ChangeProposal {
+	/** Every changed path, sorted so a parent comes before its children. */
+	readonly entries: readonly EntryChange[];
+	/** Applies the after-state of exactly these paths; rejects when it cannot (nothing applied). */
+	commit(paths: readonly string[]): Promise<void>;
+}
+
 export interface ExecOptions {
 	/** Workspace-relative folder; the workspace root when omitted. */
 	cwd?: string;
 	timeoutMs?: number;
 	signal?: AbortSignal;
 	onOutput?: (chunk: string) => void;
+	/**
+	 * Runs the command as a transaction: called once when the command ends, before anything it
+	 * changed reaches the workspace, while the sandbox runs nothing else. Without it every change
+	 * is committed (ungoverned callers: tests, the CLI's own set-up).
+	 */
+	review?: (proposal: ChangeProposal) => Promise<void>;
 }
 
 export interface ExecResult {
 	exitCode: number;
 	/** stdout and stderr as the user would see them. */
 	output: string;
-	/** Every file the command created, modified or deleted, relative to the workspace root. */
+	/** Every file the command created, modified or deleted (and that was committed). */
 	changes: FileChange[];
+	/** Every committed path, folders and links included. */
+	entries?: EntryChange[];
+	/** The changed paths that were not committed (refused by the review, or discarded). */
+	refused?: EntryChange[];
 	/** True when the command was stopped by the timeout or the signal. */
 	interrupted: boolean;
 }

@@ -1,4 +1,4 @@
-import type { LineShellResult, LineShellSession } from '../sandbox.js';
+import type { ChangeProposal, LineShellResult, LineShellSession } from '../sandbox.js';
 import {
 	defaultShellEnvironment,
 	outputOf,
@@ -36,7 +36,11 @@ export class LocalLineShellSession implements LineShellSession {
 
 	async run(
 		line: string,
-		options: { signal?: AbortSignal; onOutput?: (chunk: string) => void } = {}
+		options: {
+			signal?: AbortSignal;
+			onOutput?: (chunk: string) => void;
+			review?: (proposal: ChangeProposal) => Promise<void>;
+		} = {}
 	): Promise<LineShellResult> {
 		if (this.disposed) throw new Error('This terminal session has been closed');
 		if (typeof line !== 'string') throw new TypeError('run expects the command line as a string');
@@ -53,7 +57,8 @@ export class LocalLineShellSession implements LineShellSession {
 				cwd: this.currentCwd,
 				env: this.environment,
 				timeoutMs: this.timeoutMs,
-				signal: controller.signal
+				signal: controller.signal,
+				...(options.review ? { review: options.review } : {})
 			});
 		} finally {
 			options.signal?.removeEventListener('abort', forward);
@@ -84,7 +89,9 @@ export class LocalLineShellSession implements LineShellSession {
 		return {
 			exitCode,
 			interrupted: outcome.stopReason !== undefined,
-			changes: outcome.changes
+			changes: outcome.changes,
+			entries: outcome.proposal ?? [],
+			refused: outcome.refused ?? []
 		};
 	}
 

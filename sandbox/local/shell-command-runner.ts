@@ -15,6 +15,7 @@ import {
 	defaultNodeCommandLimits,
 	type NodeCommandLimits
 } from './node-command.js';
+import { fileChangesOf, OverlayWorkspaceFiles } from './overlay-workspace-files.js';
 import { createShellBaseLayout } from './shell-base-layout.js';
 import {
 	createShellFileMetadata,
@@ -82,9 +83,12 @@ export class ShellCommandRunner {
 	async run(request: ShellCommandRequest, stop: AbortSignal): Promise<ShellCommandOutcome> {
 		if (stop.aborted) return stoppedBeforeStart(stop);
 		const deadline = Date.now() + request.timeoutMs;
-		const recorder = new ChangeRecorder(this.files);
+		// The command writes into a copy-on-write overlay: nothing reaches `files` until the caller
+		// has checked the proposal and committed (part of) it.
+		const overlay = new OverlayWorkspaceFiles(this.files);
+		const recorder = new ChangeRecorder(overlay);
 		const adapter = new ShellWorkspaceAdapter(
-			this.files,
+			overlay,
 			recorder,
 			this.metadata,
 			workspaceMountPoint
@@ -144,8 +148,9 @@ export class ShellCommandRunner {
 			adapter.revoke('the command has already finished');
 		}
 
-		const changes = await recorder.collectChanges();
-		if (!outcome) return { exitCode: 124, stdout: '', stderr: '', stopReason, changes };
+		const proposal = await overlay.proposal();
+		const changes = fileChangesOf(proposal);
+		if (!outcome) return { exitCode: 124, stdout: '', stderr: '', stopReason, changes, proposal };
 		if ('error' in outcome) {
 			return {
 				exitCode: 1,
@@ -153,7 +158,8 @@ export class ShellCommandRunner {
 				stderr: '',
 				failure: `bash: ${describeError(outcome.error)}`,
 				...(stopReason ? { stopReason } : {}),
-				changes
+				changes,
+				proposal
 			};
 		}
 		if (outcome.exitCode === 124 && outcome.stderr.includes('execution deadline')) {
@@ -165,13 +171,21 @@ export class ShellCommandRunner {
 			stderr: outcome.stderr,
 			...(stopReason ? { stopReason } : {}),
 			changes,
+			proposal,
 			finalEnv: outcome.env
 		};
 	}
 }
 
 function stoppedBeforeStart(stop: AbortSignal): ShellCommandOutcome {
-	return { exitCode: 124, stdout: '', stderr: '', stopReason: stopReasonOf(stop), changes: [] };
+	return {
+		exitCode: 124,
+		stdout: '',
+		stderr: '',
+		stopReason: stopReasonOf(stop),
+		changes: [],
+		proposal: []
+	};
 }
 
 function delay(milliseconds: number): Promise<undefined> {

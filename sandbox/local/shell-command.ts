@@ -1,4 +1,4 @@
-import type { FileChange } from '../../hooks/tools/sandbox-ports.js';
+import type { EntryChange, FileChange } from '../../hooks/tools/sandbox-ports.js';
 
 /** Where the shell sees the workspace; also its working directory and $HOME. */
 export const workspaceMountPoint = '/workspace';
@@ -30,7 +30,15 @@ export interface ShellCommandOutcome {
 	failure?: string;
 	/** Set when the command was stopped (or ran into just-bash's deadline). */
 	stopReason?: StopReason;
+	/**
+	 * The command's file changes. From a runner they are only proposed (see `proposal`); from the
+	 * sandbox, the ones that were committed.
+	 */
 	changes: FileChange[];
+	/** Every path the command changed, folders included, not yet in the workspace. */
+	proposal?: EntryChange[];
+	/** After the sandbox's review: the proposed paths that were not committed. */
+	refused?: EntryChange[];
 	/** Every shell variable at the end, PWD included; absent when the command did not finish. */
 	finalEnv?: Record<string, string>;
 	/**

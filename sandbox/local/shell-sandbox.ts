@@ -1,4 +1,6 @@
 import type {
+	ChangeProposal,
+	EntryChange,
 	ExecOptions,
 	ExecResult,
 	SandboxCapabilities
@@ -6,6 +8,7 @@ import type {
 import type { Sandbox, ShellSession } from '../sandbox.js';
 import { normalizeWorkspacePath } from '../workspace-path.js';
 import { LocalLineShellSession } from './line-shell-session.js';
+import { applyEntryChanges, fileChangesOf } from './overlay-workspace-files.js';
 import {
 	outputOf,
 	type ShellCommandOutcome,
@@ -44,6 +47,8 @@ export interface ShellRunRequest {
 	env?: Record<string, string>;
 	timeoutMs: number;
 	signal?: AbortSignal;
+	/** The transaction's check (see ExecOptions.review); without it everything is committed. */
+	review?: (proposal: ChangeProposal) => Promise<void>;
 }
 
 /**
@@ -79,7 +84,13 @@ export class ShellSandbox implements Sandbox {
 		const cwd = normalizeWorkspacePath(options.cwd ?? '');
 		const outcome = await this.enqueue(async () => {
 			await this.requireFolder(cwd, options.cwd);
-			return this.runNow({ command, cwd, timeoutMs, signal: options.signal });
+			return this.runNow({
+				command,
+				cwd,
+				timeoutMs,
+				signal: options.signal,
+				review: options.review
+			});
 		});
 		const output = outputOf(outcome, stopMessage(outcome, timeoutMs));
 		if (output !== '' && options.onOutput) {
@@ -93,6 +104,8 @@ export class ShellSandbox implements Sandbox {
 			exitCode: outcome.stopReason ? 124 : outcome.exitCode,
 			output,
 			changes: outcome.changes,
+			entries: outcome.proposal ?? [],
+			refused: outcome.refused ?? [],
 			interrupted: outcome.stopReason !== undefined
 		};
 	}
@@ -181,8 +194,42 @@ export class ShellSandbox implements Sandbox {
 			// Stopped while finishing anyway: still report it as stopped, as the caller asked.
 			outcome = { ...outcome, stopReason: controller.signal.reason as StopReason };
 		}
+		const committed = await this.settle(outcome.proposal ?? [], request.review);
+		const refused = (outcome.proposal ?? []).filter((entry) => !committed.includes(entry));
+		outcome = { ...outcome, changes: fileChangesOf(committed), proposal: committed, refused };
 		this.fs.notify(outcome.changes.map(({ type, path }) => ({ type, path })));
 		return outcome;
+	}
+
+	/**
+	 * The end of a command's transaction, still inside the command queue (nothing else runs): the
+	 * review sees every proposed change and commits the paths it allows, once; the rest is dropped
+	 * with the overlay. Returns the committed entries.
+	 */
+	private async settle(
+		proposed: EntryChange[],
+		review: ShellRunRequest['review']
+	): Promise<EntryChange[]> {
+		let committed: EntryChange[] = [];
+		let settled = false;
+		const proposal: ChangeProposal = {
+			entries: proposed,
+			commit: async (paths) => {
+				if (settled) throw new Error('This command\'s changes were already committed or discarded');
+				settled = true;
+				const chosen = new Set(paths);
+				const entries = proposed.filter((entry) => chosen.has(entry.path));
+				await applyEntryChanges(this.files, entries);
+				committed = entries;
+			}
+		};
+		try {
+			if (review) await review(proposal);
+			else if (proposed.length > 0) await proposal.commit(proposed.map((entry) => entry.path));
+		} finally {
+			settled = true;
+		}
+		return committed;
 	}
 
 	private async requireFolder(path: string, asGiven: string | undefined): Promise<void> {

@@ -16,6 +16,9 @@ import { decodeBytes, encodeContent, encodingFromOptions } from './text-encoding
 import type { WorkspaceFiles } from './workspace-files.js';
 import { WorkspaceTree } from './workspace-tree.js';
 
+// eslint-disable-next-line no-control-regex
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
+
 /** Permission bits and timestamps set by `chmod`/`touch`: kept for the sandbox's lifetime only. */
 export interface ShellFileMetadata {
 	modes: Map<string, number>;
@@ -80,10 +83,28 @@ export class ShellWorkspaceAdapter implements IFileSystem {
 	}
 
 	async writeFile(path: string, content: FileContent, options?: unknown): Promise<void> {
-		const bytes = encodeContent(content, encodingFromOptions(options));
-		await this.run('open', path, (workspacePath) =>
-			this.tree.write(workspacePath, bytes, { createParents: false })
-		);
+		const encoding = encodingFromOptions(options);
+		const bytes = encodeContent(content, encoding);
+		await this.run('open', path, async (workspacePath) => {
+			// Byte fidelity: a command that writes back exactly the text it read (`sed -i` without a
+			// match) must not turn bytes that are not UTF-8 into U+FFFD.
+			if (typeof content === 'string' && (await this.isSameText(workspacePath, content, encoding)))
+				return;
+			await this.tree.write(workspacePath, bytes, { createParents: false });
+		});
+	}
+
+	/** Whether the file at `path` already reads as exactly `text` in `encoding`. */
+	private async isSameText(
+		path: string,
+		text: string,
+		encoding: ReturnType<typeof encodingFromOptions>
+	): Promise<boolean> {
+		const info = await this.files.stat(path);
+		if (info?.kind !== 'file') return false;
+		// Cheap reject first: each byte decodes to at most one UTF-16 unit, a character to <= 4 bytes.
+		if (text.length > info.size || text.length * 4 < info.size) return false;
+		return decodeBytes(await this.files.read(path), encoding) === text;
 	}
 
 	async appendFile(path: string, content: FileContent, options?: unknown): Promise<void> {
@@ -256,8 +277,27 @@ export class ShellWorkspaceAdapter implements IFileSystem {
 		if (typeof path !== 'string' || path.includes('\0')) {
 			throw new ShellFileSystemError('EINVAL', operation, String(path), 'invalid path');
 		}
+		// Refused up front rather than stored: the governance core reads `\` as a separator and
+		// control characters as an attack, so such a name could never be checked as itself.
+		if (path.includes('\\')) {
+			throw new ShellFileSystemError(
+				'EINVAL',
+				operation,
+				path,
+				'a backslash is not allowed in a workspace file name'
+			);
+		}
+		if (controlCharacter.test(path)) {
+			throw new ShellFileSystemError(
+				'EINVAL',
+				operation,
+				JSON.stringify(path),
+				'control characters are not allowed in a workspace file name'
+			);
+		}
 		// MountableFs hands over normalized absolute paths; resolving again keeps `..` at the mount.
-		return resolveAbsolutePath('/', path).slice(1);
+		// NFC, like every path the governance core sees: a name typed in NFD is stored as its NFC twin.
+		return resolveAbsolutePath('/', path.normalize('NFC')).slice(1);
 	}
 
 	private assertActive(operation: string, workspacePath: string): void {

@@ -34,9 +34,8 @@ export type ShellWorkerResponse =
 	| {
 			type: 'result';
 			id: number;
+			/** `outcome.proposal`: the command's changes, uncommitted (the replica is unchanged). */
 			outcome: ShellCommandOutcome;
-			/** Every path the command touched (folders too), as it is now in the replica. */
-			states: WorkspaceEntryState[];
 	  }
 	| { type: 'run-failed'; id: number; message: string };
 

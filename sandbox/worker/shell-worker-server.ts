@@ -3,7 +3,7 @@ import { loadJustBash } from '../local/load-just-bash.js';
 import { MemoryWorkspaceFiles } from '../local/memory-workspace-files.js';
 import { describeError, type StopReason } from '../local/shell-command.js';
 import { ShellCommandRunner } from '../local/shell-command-runner.js';
-import { applyEntryStates, captureEntryStates } from '../local/workspace-entry-states.js';
+import { applyEntryStates } from '../local/workspace-entry-states.js';
 import type {
 	ShellWorkerEndpoint,
 	ShellWorkerRequest,
@@ -62,9 +62,10 @@ export function serveShellWorker(endpoint: ShellWorkerEndpoint): void {
 			// The page's writes go straight to the bytes: the command did not make them.
 			await applyEntryStates(replica.memory, message.sync);
 			replica.journal.takeTouchedPaths();
+			// The runner writes into an overlay it drops at the end: the replica is unchanged, and the
+			// command's changes travel back as `outcome.proposal` for the page to commit or refuse.
 			const outcome = await replica.runner.run(message.request, controller.signal);
-			const states = await captureEntryStates(replica.memory, replica.journal.takeTouchedPaths());
-			send({ type: 'result', id: message.id, outcome, states });
+			send({ type: 'result', id: message.id, outcome });
 		} catch (error) {
 			send({ type: 'run-failed', id: message.id, message: describeError(error) });
 		} finally {

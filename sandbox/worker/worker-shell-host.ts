@@ -7,11 +7,7 @@ import {
 } from '../local/shell-command.js';
 import type { ExecutionLimits } from '../local/shell-command-runner.js';
 import type { ShellCommandHost } from '../local/shell-sandbox.js';
-import {
-	applyEntryStates,
-	captureAllEntryStates,
-	captureEntryStates
-} from '../local/workspace-entry-states.js';
+import { captureAllEntryStates, captureEntryStates } from '../local/workspace-entry-states.js';
 import type { WorkspaceFiles } from '../local/workspace-files.js';
 import type {
 	ShellWorkerHandle,
@@ -139,13 +135,9 @@ export class WorkerShellHost implements ShellCommandHost {
 					changesDiscarded: true
 				};
 			}
-			try {
-				await applyEntryStates(this.options.files, settled.states);
-			} catch (error) {
-				// The two copies may now differ: start over from the page's copy next time.
-				this.kill(connection, 'its changes could not be applied to the workspace');
-				throw error;
-			}
+			// The replica ran the command on an overlay it has already dropped: its changes come
+			// back as a proposal only, which the sandbox commits (through the journal, so the
+			// committed paths reach the replica with the next command) or discards.
 			return settled.outcome;
 		} finally {
 			clearTimeout(killTimer);

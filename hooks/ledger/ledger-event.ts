@@ -54,6 +54,19 @@ export type LedgerEventBody =
 			path: string;
 			code: ToolErrorCode;
 	  })
+	/**
+	 * A shell command created or removed a folder: governed and recorded like a file change (files
+	 * have trace records; a folder has no content to hash). `tool_call_id` is null for a terminal.
+	 */
+	| (EventBase & {
+			type: 'folder-change';
+			tool: string;
+			tool_call_id: string | null;
+			path: string;
+			change: 'created' | 'deleted';
+			contributor: 'ai' | 'human';
+			intent_id?: string | null;
+	  })
 	| (EventBase & { type: 'intent-select'; intent_id: string; tool_call_id: string | null })
 	| (EventBase & { type: 'intent-status-change'; intent_id: string; from: string; to: string })
 	| (EventBase & { type: 'scope-expand'; intent_id: string; paths: string[]; reason: string })

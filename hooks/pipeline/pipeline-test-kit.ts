@@ -1,5 +1,11 @@
 import { MemoryLedger } from '../ledger/memory-ledger.js';
-import type { CommandRunner, ExecResult, FileChange } from '../tools/sandbox-ports.js';
+import type {
+	CommandRunner,
+	EntryChange,
+	ExecOptions,
+	ExecResult,
+	FileChange
+} from '../tools/sandbox-ports.js';
 import { InMemoryFileSystem } from '../workspace/in-memory-file-system.js';
 import { createToolPipeline } from './create-tool-pipeline.js';
 import { GovernanceState } from './governance-state.js';
@@ -49,10 +55,12 @@ export class ScriptedRunner implements CommandRunner {
 		> = {}
 	) {}
 
-	async exec(command: string): Promise<ExecResult> {
+	async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
 		this.commands.push(command);
 		const entry = this.script[command] ?? { exitCode: 0, output: '' };
-		const changes: FileChange[] = [];
+		// A transaction, like the real sandboxes: the scripted writes are proposed, and only the
+		// paths the review commits are applied.
+		const entries: EntryChange[] = [];
 		for (const [path, content] of Object.entries(entry.writes ?? {})) {
 			const stat = await this.fs.stat(path);
 			// Like a shell, it cannot overwrite a folder with a file or remove it as one.
@@ -60,14 +68,32 @@ export class ScriptedRunner implements CommandRunner {
 			const before = stat ? await this.fs.readFile(path) : null;
 			if (before === null && content === null) continue;
 			const after = content === null ? null : new TextEncoder().encode(content);
-			this.fs.externalWrite(path, content);
-			changes.push({
+			entries.push({
 				path,
-				type: after === null ? 'deleted' : before === null ? 'created' : 'modified',
-				before,
-				after
+				before: before ? { kind: 'file', data: before } : { kind: 'absent' },
+				after: after ? { kind: 'file', data: after } : { kind: 'absent' }
 			});
 		}
+		let committed: EntryChange[] = [];
+		const commit = async (paths: readonly string[]) => {
+			committed = entries.filter((change) => paths.includes(change.path));
+			for (const change of committed) {
+				this.fs.externalWrite(change.path, change.after.kind === 'file' ? change.after.data : null);
+			}
+		};
+		if (options.review) await options.review({ entries, commit });
+		else await commit(entries.map((change) => change.path));
+		const changes: FileChange[] = committed.map((change) => ({
+			path: change.path,
+			type:
+				change.after.kind === 'absent'
+					? 'deleted'
+					: change.before.kind === 'absent'
+						? 'created'
+						: 'modified',
+			before: change.before.kind === 'file' ? change.before.data : null,
+			after: change.after.kind === 'file' ? change.after.data : null
+		}));
 		return {
 			exitCode: entry.exitCode ?? 0,
 			output: entry.output ?? '',

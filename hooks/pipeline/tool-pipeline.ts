@@ -7,7 +7,9 @@ import { normalizeWorkspacePath } from '../paths/normalize-path.js';
 import { executors } from '../tools/executors/executors.js';
 import type { ExecutionContext } from '../tools/executors/execution-context.js';
 import type {
+	ChangeProposal,
 	CommandRunner,
+	EntryChange,
 	FileChange,
 	SandboxCapabilities,
 	SandboxFileSystem
@@ -21,6 +23,13 @@ import { activeIntentsPath, intentIgnorePath, type GovernanceState } from './gov
 import { HookRegistry } from './hook-registry.js';
 import type { FileHashLookup, PreHookContext, ValidatedCall } from './hook-types.js';
 import { Mutex } from './mutex.js';
+import {
+	fileChangesOfEntries,
+	folderChangesOfEntries,
+	personPathCheck,
+	reviewEntryChanges,
+	type ReviewedChanges
+} from './shell-transaction.js';
 import type {
 	ApprovalAnswer,
 	ApprovalPort,
@@ -53,7 +62,12 @@ export interface ToolPipelineOptions {
 	 * Writes planned file changes and appends their ledger events as one unit. The default writes
 	 * then appends; the browser passes one IndexedDB transaction so files and ledger always agree.
 	 */
-	commit?: (writes: FileChange[], drafts: LedgerEventDraft[]) => Promise<LedgerEvent[]>;
+	commit?: (
+		writes: FileChange[],
+		drafts: LedgerEventDraft[],
+		/** A shell transaction's commit, run inside the same step (before the writes). */
+		apply?: () => Promise<void>
+	) => Promise<LedgerEvent[]>;
 }
 
 /** Tools whose executor only plans file changes; the pipeline commits them with their records. */
@@ -411,7 +425,8 @@ export class ToolPipeline {
 		session: AgentSession,
 		targets: string[],
 		emit: (draft: LedgerEventDraft) => void,
-		signal?: AbortSignal
+		signal?: AbortSignal,
+		committed: LedgerEvent[] = []
 	): ExecutionContext {
 		return {
 			call,
@@ -423,6 +438,13 @@ export class ToolPipeline {
 			targets,
 			emit,
 			signal,
+			commitShellChanges: async (entries, drafts, apply) => {
+				const author = this.agentAuthor(call, session);
+				const records = await this.transactionDrafts(entries, author, call.toolCallId);
+				committed.push(...(await this.commit([], [...drafts, ...records], apply)));
+				for (const change of fileChangesOfEntries(entries))
+					this.followGovernanceFile(change.path, change.after);
+			},
 			history: async () => {
 				const events = await this.options.ledger.events();
 				const trace = [];
@@ -449,10 +471,18 @@ export class ToolPipeline {
 		signal?: AbortSignal
 	): Promise<ToolOutcome> {
 		const emitted: LedgerEventDraft[] = [];
+		const executorCommitted: LedgerEvent[] = [];
 		let outcome: ToolOutcome;
 		try {
 			outcome = await executors[call.tool](
-				this.executionContext(call, session, targets, (draft) => emitted.push(draft), signal)
+				this.executionContext(
+					call,
+					session,
+					targets,
+					(draft) => emitted.push(draft),
+					signal,
+					executorCommitted
+				)
 			);
 		} catch (error) {
 			outcome = {
@@ -465,23 +495,16 @@ export class ToolPipeline {
 				changes: []
 			};
 		}
-		const author: TraceAuthor = {
-			sessionId: session.id,
-			contributor: 'ai',
-			modelId: session.modelId,
-			intentId: session.activeIntentId,
-			tool: call.tool,
-			toolCallId: call.toolCallId,
-			declaredClass: (call.input.mutation_class as MutationClass | undefined) ?? null
-		};
+		const author = this.agentAuthor(call, session);
 		const records: LedgerEventDraft[] = [];
-		for (const change of outcome.changes) records.push(await this.traceDraft(change, author));
+		if (!outcome.changesRecorded)
+			for (const change of outcome.changes) records.push(await this.traceDraft(change, author));
 		const writes = plannedWriteTools.has(call.tool) && outcome.ok ? outcome.changes : [];
 		for (const draft of emitted) drafts.push(draft);
 		for (const record of records) drafts.push(record);
 		for (const draft of emitted)
 			if (draft.type === 'change-revert') this.files.invalidate?.(draft.path);
-		const committed = await this.commit(writes, drafts);
+		const committed = [...executorCommitted, ...(await this.commit(writes, drafts))];
 
 		// The session has seen what it wrote: its own writes never make its next write stale.
 		for (const change of outcome.changes) {
@@ -554,18 +577,107 @@ export class ToolPipeline {
 		return { type: 'mutation-record', session_id: author.sessionId, trace };
 	}
 
-	private async commit(writes: FileChange[], drafts: LedgerEventDraft[]): Promise<LedgerEvent[]> {
+	private async commit(
+		writes: FileChange[],
+		drafts: LedgerEventDraft[],
+		apply?: () => Promise<void>
+	): Promise<LedgerEvent[]> {
 		for (const write of writes) this.files.invalidate?.(write.path);
 		for (const draft of drafts) {
 			if (draft.type === 'mutation-record')
 				this.files.invalidate?.(draft.trace.files[0]?.path ?? '');
 		}
-		if (this.options.commit) return this.options.commit(writes, drafts);
+		if (this.options.commit) {
+			// Only a shell transaction passes `apply`; other callers keep the two-argument port.
+			return apply
+				? this.options.commit(writes, drafts, apply)
+				: this.options.commit(writes, drafts);
+		}
+		// In memory (tests, CLI): apply first, so a refused apply leaves the ledger untouched.
+		if (apply) await apply();
 		for (const write of writes) {
 			if (write.after === null) await this.options.fs.rm(write.path);
 			else await this.options.fs.writeFile(write.path, write.after);
 		}
 		return drafts.length ? this.options.ledger.append(drafts) : [];
+	}
+
+	private agentAuthor(call: ValidatedCall, session: AgentSession): TraceAuthor {
+		return {
+			sessionId: session.id,
+			contributor: 'ai',
+			modelId: session.modelId,
+			intentId: session.activeIntentId,
+			tool: call.tool,
+			toolCallId: call.toolCallId,
+			declaredClass: (call.input.mutation_class as MutationClass | undefined) ?? null
+		};
+	}
+
+	/** The ledger records of a shell transaction's committed entries: files and folders. */
+	private async transactionDrafts(
+		entries: readonly EntryChange[],
+		author: TraceAuthor,
+		toolCallId: string | null
+	): Promise<LedgerEventDraft[]> {
+		const drafts: LedgerEventDraft[] = [];
+		for (const folder of folderChangesOfEntries(entries)) {
+			drafts.push({
+				type: 'folder-change',
+				session_id: author.sessionId,
+				tool: author.tool,
+				tool_call_id: toolCallId,
+				path: folder.path,
+				change: folder.change,
+				contributor: author.contributor,
+				intent_id: author.intentId
+			});
+		}
+		for (const change of fileChangesOfEntries(entries)) {
+			this.files.invalidate?.(change.path);
+			drafts.push(await this.traceDraft(change, author));
+		}
+		return drafts;
+	}
+
+	/**
+	 * The review of a person's terminal line (pass it as the line's `review`): the same
+	 * transaction as an agent's command, but without a scope rule. Protected paths (and links,
+	 * and names the core cannot govern) are refused; everything else is committed together with
+	 * its records (contributor \`human\`, tool \`terminal\`) in one step.
+	 *
+	 * Deliberately not under the pipeline's lock: the sandbox runs this while it holds its own
+	 * command queue, and an agent's call may hold the lock while waiting for that queue.
+	 */
+	terminalReview(
+		options: { sessionId?: string; onReviewed?: (review: ReviewedChanges) => void } = {}
+	): (proposal: ChangeProposal) => Promise<void> {
+		return async (proposal) => {
+			const review = reviewEntryChanges(proposal.entries, personPathCheck);
+			const author: TraceAuthor = {
+				sessionId: options.sessionId ?? 'human',
+				contributor: 'human',
+				intentId: null,
+				tool: 'terminal',
+				toolCallId: null,
+				declaredClass: null
+			};
+			const drafts: LedgerEventDraft[] = review.refused.map(({ entry, error }) => ({
+				type: 'change-revert',
+				session_id: author.sessionId,
+				tool: 'terminal',
+				tool_call_id: 'terminal',
+				path: entry.path,
+				code: error.code
+			}));
+			drafts.push(...(await this.transactionDrafts(review.allowed, author, null)));
+			const paths = review.allowed.map((entry) => entry.path);
+			if (drafts.length > 0 || paths.length > 0)
+				await this.commit([], drafts, () => proposal.commit(paths));
+			for (const change of fileChangesOfEntries(review.allowed))
+				this.followGovernanceFile(change.path, change.after);
+			options.onReviewed?.(review);
+		};
 	}
 
 	private append(drafts: LedgerEventDraft[]): Promise<LedgerEvent[]> {

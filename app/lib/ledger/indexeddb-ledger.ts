@@ -153,7 +153,9 @@ export class IndexedDbLedger implements LedgerPort {
 	commit(
 		fs: SandboxFileSystem | null,
 		writes: readonly FileChange[],
-		drafts: readonly LedgerEventDraft[]
+		drafts: readonly LedgerEventDraft[],
+		/** A shell transaction's commit: its files join the same stored batch as the events. */
+		apply?: () => Promise<void>
 	): Promise<LedgerEvent[]> {
 		if (!Array.isArray(writes) || !Array.isArray(drafts)) {
 			return Promise.reject(new TypeError('commit expects arrays of writes and drafts'));
@@ -163,9 +165,13 @@ export class IndexedDbLedger implements LedgerPort {
 		}
 		return this.exclusive(async () => {
 			const chain = this.writableChain();
-			if (writes.length === 0 && drafts.length === 0) return [];
+			if (writes.length === 0 && drafts.length === 0 && !apply) return [];
 			const sealed = await chain.sealAll(drafts, (events) =>
-				this.store.batch(() => this.persist(fs, writes, events))
+				this.store.batch(async () => {
+					// Applied first: a transaction the sandbox refuses to apply enters no record.
+					if (apply) await apply();
+					await this.persist(fs, writes, events);
+				})
 			);
 			this.notify('appended', sealed, 'this-tab');
 			return sealed;
@@ -175,8 +181,12 @@ export class IndexedDbLedger implements LedgerPort {
 	/** `commit` bound to one fs, in the shape ToolPipelineOptions.commit takes. */
 	commitThrough(
 		fs: SandboxFileSystem
-	): (writes: FileChange[], drafts: LedgerEventDraft[]) => Promise<LedgerEvent[]> {
-		return (writes, drafts) => this.commit(fs, writes, drafts);
+	): (
+		writes: FileChange[],
+		drafts: LedgerEventDraft[],
+		apply?: () => Promise<void>
+	) => Promise<LedgerEvent[]> {
+		return (writes, drafts, apply) => this.commit(fs, writes, drafts, apply);
 	}
 
 	async events(): Promise<readonly LedgerEvent[]> {

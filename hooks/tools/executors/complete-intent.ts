@@ -1,25 +1,49 @@
 import { toolError } from '../../errors/tool-error.js';
 import { setIntentStatus } from '../../intents/edit-intents-yaml.js';
 import { writeIntentsYaml } from './write-intents-yaml.js';
+import type { FileChange } from '../sandbox-ports.js';
 import type { Executor } from './execution-context.js';
+import { runGovernedCommand } from './governed-exec.js';
 
 /** Runs the intent's runnable acceptance criteria; only when all pass is the intent COMPLETED. */
 export const completeIntent: Executor = async (context) => {
 	const intentId = String(context.call.input.intent_id);
 	const intent = context.state.intent(intentId);
 	if (!intent) throw new Error(`intent ${intentId} vanished between check and execution`);
-	const results: { criterion: string; command: string; exit_code: number }[] = [];
+	const results: {
+		criterion: string;
+		command: string;
+		exit_code: number;
+		refused_changes?: string[];
+	}[] = [];
+	const recorded: FileChange[] = [];
 	for (const criterion of intent.acceptance_criteria) {
 		if (typeof criterion === 'string') continue;
-		const result = await context.runner.exec(criterion.run, {
+		// The same governed transaction as execute_command, in this intent's scope: a criterion
+		// script cannot change what the agent itself could not.
+		const { result, kept, refused, violation } = await runGovernedCommand(context, criterion.run, {
 			timeoutMs: 120_000,
-			signal: context.signal
+			intentId
 		});
+		recorded.push(...kept);
 		results.push({
 			criterion: criterion.description,
 			command: criterion.run,
-			exit_code: result.exitCode
+			exit_code: result.exitCode,
+			...(refused.length ? { refused_changes: refused.map(({ entry }) => entry.path) } : {})
 		});
+		if (violation) {
+			return {
+				ok: false,
+				error: toolError(
+					violation.code,
+					`Acceptance criterion "${criterion.description}" (\`${criterion.run}\`, exit code ${result.exitCode}) tried to change paths outside the intent's bounds, so the intent was not completed. ${violation.message}`,
+					'Make the criterion only read and test; it may change files inside the owned_scope only.'
+				),
+				changes: recorded,
+				changesRecorded: true
+			};
+		}
 		if (result.exitCode !== 0) {
 			return {
 				ok: false,
@@ -28,7 +52,8 @@ export const completeIntent: Executor = async (context) => {
 					`Acceptance criterion "${criterion.description}" failed: \`${criterion.run}\` exited with ${result.exitCode}.\n${result.output.slice(-2_000)}`,
 					'Fix the failing criterion, then call complete_intent again.'
 				),
-				changes: []
+				changes: recorded,
+				changesRecorded: true
 			};
 		}
 	}
@@ -50,6 +75,7 @@ export const completeIntent: Executor = async (context) => {
 			criteria_run: results,
 			evidence: context.call.input.evidence ?? null
 		},
-		changes: []
+		changes: recorded,
+		changesRecorded: true
 	};
 };

@@ -1,9 +1,7 @@
 import { toolError, type ToolError } from '../../errors/tool-error.js';
 import { normalizeWorkspacePath } from '../../paths/normalize-path.js';
-import { isProtectedPath } from '../../paths/protected-paths.js';
-import { scopeViolationMessage } from '../../pre-hooks/scope-hook.js';
-import type { FileChange, SandboxFileSystem } from '../sandbox-ports.js';
 import type { ExecutionContext, Executor } from './execution-context.js';
+import { runGovernedCommand } from './governed-exec.js';
 
 /** The model sees at most this much of a command's output; the rest is summarised. */
 export const maximumCommandOutput = 20_000;
@@ -11,43 +9,17 @@ const defaultCommandTimeoutMs = 30_000;
 
 export const executeCommand: Executor = async (context) => {
 	const input = context.call.input as { command: string; cwd?: string; timeout_ms?: number };
-	const cwd = normalizeWorkspacePath(input.cwd || '.', { allowRoot: true });
-	if (!cwd.ok) {
-		return {
-			ok: false,
-			error: toolError(
-				'invalid_input',
-				`cwd ${input.cwd}: ${cwd.reason}`,
-				'Use a workspace-relative folder.'
-			),
-			changes: []
-		};
-	}
-	const result = await context.runner.exec(input.command, {
+	const cwd = await checkWorkingFolder(context, input.cwd);
+	if ('error' in cwd) return { ok: false, error: cwd.error, changes: [] };
+	const { result, kept, violation } = await runGovernedCommand(context, input.command, {
 		cwd: cwd.path,
 		timeoutMs: input.timeout_ms ?? defaultCommandTimeoutMs,
-		signal: context.signal
+		intentId: context.session.activeIntentId
 	});
-	const { kept, reverted, violation } = await enforceBounds(context, result.changes);
-	for (const change of reverted) {
-		context.emit({
-			type: 'change-revert',
-			session_id: context.session.id,
-			tool: 'execute_command',
-			tool_call_id: context.call.toolCallId,
-			path: change.path,
-			code: violation?.code ?? 'scope_violation'
-		});
-	}
 	const output = truncate(result.output);
+	const common = { changes: kept, changesRecorded: true, exitCode: result.exitCode };
 	if (violation) {
-		return {
-			ok: false,
-			error: violation,
-			changes: kept,
-			exitCode: result.exitCode,
-			commandOutput: output
-		};
+		return { ok: false, error: violation, ...common, commandOutput: output };
 	}
 	if (result.exitCode !== 0) {
 		return {
@@ -57,8 +29,7 @@ export const executeCommand: Executor = async (context) => {
 				`The command exited with code ${result.exitCode}${result.interrupted ? ' (stopped: time limit or interrupt)' : ''}. Output:\n${tail(output)}`,
 				'Read the output, fix the cause, and try again; record a lesson if it teaches something.'
 			),
-			changes: kept,
-			exitCode: result.exitCode,
+			...common,
 			commandOutput: output
 		};
 	}
@@ -69,71 +40,42 @@ export const executeCommand: Executor = async (context) => {
 			output,
 			changed_files: kept.map((change) => `${change.type} ${change.path}`)
 		},
-		changes: kept,
-		exitCode: 0,
+		...common,
 		commandOutput: output
 	};
 };
 
 /**
- * Shell commands are checked after the fact, like any write: changes to protected paths or outside
- * the active intent's scope are put back from the before-snapshot and reported.
+ * The working folder, checked before anything runs: a bad one is the caller's mistake
+ * (`invalid_input`), and the message names it as given, never as a host path.
  */
-async function enforceBounds(
+async function checkWorkingFolder(
 	context: ExecutionContext,
-	changes: FileChange[]
-): Promise<{ kept: FileChange[]; reverted: FileChange[]; violation: ToolError | null }> {
-	const kept: FileChange[] = [];
-	const reverted: FileChange[] = [];
-	let violation: ToolError | null = null;
-	const intentId = context.session.activeIntentId;
-	for (const change of changes) {
-		const normalised = normalizeWorkspacePath(change.path);
-		const path = normalised.ok ? normalised.path : change.path;
-		let problem: ToolError | null = null;
-		if (!normalised.ok || isProtectedPath(path)) {
-			problem = toolError(
-				'protected_path',
-				`Protected Path: the command changed ${path}, which agents can never change. The change was reverted.`,
-				'Leave .orchestration/ and .git/ to the human.'
-			);
-		} else if (!intentId) {
-			problem = toolError(
-				'intent_required',
-				`The command changed ${path} without an active intent. The change was reverted.`,
-				'Call select_active_intent before running commands that change files.'
-			);
-		} else if (!context.state.scope.isInScope(intentId, path)) {
-			problem = toolError(
-				'scope_violation',
-				`${scopeViolationMessage(intentId, path)} The command's change to ${path} was reverted.`,
-				'Change only files inside your owned_scope, or call request_scope_expansion first.'
-			);
-		}
-		if (problem) {
-			await revert(context.fs, change);
-			reverted.push(change);
-			violation ??= problem;
-		} else {
-			kept.push({ ...change, path });
-		}
+	given: string | undefined
+): Promise<{ path: string } | { error: ToolError }> {
+	const invalid = (reason: string) => ({
+		error: toolError(
+			'invalid_input',
+			`cwd ${JSON.stringify(given)}: ${reason}`,
+			'Use an existing workspace-relative folder, or leave cwd out to run at the root.'
+		)
+	});
+	const cwd = normalizeWorkspacePath(given || '.', { allowRoot: true });
+	if (!cwd.ok) return invalid(cwd.reason);
+	if (cwd.path.length > maximumWorkingFolderLength) return invalid('the path is too long.');
+	if (cwd.path === '') return { path: '' };
+	let stat;
+	try {
+		stat = await context.fs.stat(cwd.path);
+	} catch {
+		return invalid('the folder cannot be read (is a parent a file?).');
 	}
-	if (violation && reverted.length > 1) {
-		violation = {
-			...violation,
-			message: `${violation.message} (${reverted.length} changes reverted: ${reverted.map((change) => change.path).join(', ')})`
-		};
-	}
-	return { kept, reverted, violation };
+	if (!stat) return invalid('no such folder in the workspace.');
+	if (stat.kind !== 'directory') return invalid('it is a file, not a folder.');
+	return { path: cwd.path };
 }
 
-async function revert(fs: SandboxFileSystem, change: FileChange): Promise<void> {
-	if (change.before === null) {
-		if (await fs.stat(change.path)) await fs.rm(change.path);
-	} else {
-		await fs.writeFile(change.path, change.before);
-	}
-}
+const maximumWorkingFolderLength = 4_096;
 
 function truncate(output: string): string {
 	if (output.length <= maximumCommandOutput) return output;

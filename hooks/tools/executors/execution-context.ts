@@ -2,7 +2,12 @@ import type { AgentSession } from '../../pipeline/agent-session.js';
 import type { GovernanceState } from '../../pipeline/governance-state.js';
 import type { ValidatedCall } from '../../pipeline/hook-types.js';
 import type { LedgerEventDraft } from '../../ledger/ledger-event.js';
-import type { CommandRunner, SandboxCapabilities, SandboxFileSystem } from '../sandbox-ports.js';
+import type {
+	CommandRunner,
+	EntryChange,
+	SandboxCapabilities,
+	SandboxFileSystem
+} from '../sandbox-ports.js';
 import type { ToolOutcome } from '../../pipeline/tool-outcome.js';
 import type { AgentTraceRecord } from '../../ledger/agent-trace-record.js';
 
@@ -17,6 +22,16 @@ export interface ExecutionContext {
 	/** Normalised paths the call changes (same as the pre-hooks saw). */
 	targets: string[];
 	emit(draft: LedgerEventDraft): void;
+	/**
+	 * Commits a shell transaction: the ledger records of `entries` (trace records for files,
+	 * folder-change events) plus `drafts`, with `apply` (which puts the entries in the workspace)
+	 * run inside the same commit step. When `apply` fails nothing is recorded.
+	 */
+	commitShellChanges(
+		entries: readonly EntryChange[],
+		drafts: LedgerEventDraft[],
+		apply: () => Promise<void>
+	): Promise<void>;
 	/** Trace records and lessons so far, for `<intent_context>`. */
 	history(): Promise<{
 		trace: AgentTraceRecord[];

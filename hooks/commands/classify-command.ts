@@ -97,7 +97,10 @@ function analyzeSegment(segment: CommandSegment, context: CommandContext): void 
 		analyzeRedirect(redirect.operator, redirect.target, context.analysis);
 	}
 	analyzeCommand(segment.argv, context);
+	if (directoryCommands.has(commandName(segment.argv[0] ?? ''))) context.analysis.changeDirectory();
 }
+
+const directoryCommands = new Set(['cd', 'pushd', 'popd']);
 
 function analyzeRedirect(operator: string, target: string, analysis: CommandAnalysis): void {
 	const bareOperator = operator.replace(/^\d+/, '');

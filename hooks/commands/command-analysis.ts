@@ -33,7 +33,19 @@ export class CommandAnalysis {
 		this.findings.push({ level: 'critical', reason });
 	}
 
+	/**
+	 * After a `cd`, a relative target names a path relative to a folder only the shell knows: it is
+	 * left out of the pre-check (which would check the wrong path and block a legitimate write) and
+	 * judged by the command's transaction, which sees the real paths.
+	 */
+	private directoryChanged = false;
+
+	changeDirectory(): void {
+		this.directoryChanged = true;
+	}
+
 	write(target: string): void {
+		if (this.directoryChanged && !target.startsWith('/')) return;
 		this.writeTargets.push(target);
 	}
 }

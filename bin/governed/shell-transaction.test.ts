@@ -95,9 +95,7 @@ describe('shell transaction: nothing out of bounds reaches the workspace', () =>
 		const { changed, outcome } = await command(governed, 'd=src/db; rm -r $d; echo x > $d');
 		expect(changed).toEqual([]);
 		expect(outcome.ok).toBe(false);
-		expect(await governed.sandbox.fs.readTextFile('src/db/users.ts')).toBe(
-			'export const b = 2;\n'
-		);
+		expect(await governed.sandbox.fs.readTextFile('src/db/users.ts')).toBe('export const b = 2;\n');
 	});
 
 	it('folders are governed: mkdir -p of protected and out-of-scope folders creates none of them', async () => {
@@ -280,9 +278,7 @@ describe("the person's terminal: same transaction, only protected paths refused"
 			'.orchestration/x'
 		]);
 		const records = await eventsOfType(governed, 'mutation-record');
-		expect(records).toMatchObject([
-			{ trace: { files: [{ path: 'src/db/users.ts' }] } }
-		]);
+		expect(records).toMatchObject([{ trace: { files: [{ path: 'src/db/users.ts' }] } }]);
 		const folders = await eventsOfType(governed, 'folder-change');
 		expect(folders).toMatchObject([{ path: 'newdir', contributor: 'human' }]);
 		session.dispose();
@@ -295,8 +291,11 @@ describe("the person's terminal: same transaction, only protected paths refused"
 		expect(personPathCheck('.intentignore', change('.intentignore'))).toBeNull();
 		expect(personPathCheck('.GIT/x', change('.GIT/x'))?.code).toBe('protected_path');
 		expect(
-			personPathCheck('a', { path: 'a', before: { kind: 'absent' }, after: { kind: 'link', target: '.git' } })
-				?.code
+			personPathCheck('a', {
+				path: 'a',
+				before: { kind: 'absent' },
+				after: { kind: 'link', target: '.git' }
+			})?.code
 		).toBe('protected_path');
 	});
 });

@@ -130,7 +130,7 @@ export function reviewEntryChanges(
 		}
 		if (error) refused.set(entry.path, error);
 	}
-	for (let grew = true; grew; ) {
+	for (let grew = true; grew;) {
 		grew = false;
 		for (const [path, error] of [...refused]) {
 			const entry = byPath.get(path);
@@ -198,7 +198,9 @@ export function folderChangesOfEntries(
 /** One sentence listing what a transaction kept and refused, for the model and the person. */
 export function describeReview(review: ReviewedChanges): string {
 	const kept = review.allowed.map((entry) => describeEntry(entry));
-	const refused = review.refused.map(({ entry, error }) => `${describeEntry(entry)} (${error.code})`);
+	const refused = review.refused.map(
+		({ entry, error }) => `${describeEntry(entry)} (${error.code})`
+	);
 	return (
 		`Refused, never written to the workspace: ${refused.join(', ')}. ` +
 		`Kept: ${kept.length ? kept.join(', ') : 'nothing'}.`

@@ -215,7 +215,7 @@ export class ShellSandbox implements Sandbox {
 		const proposal: ChangeProposal = {
 			entries: proposed,
 			commit: async (paths) => {
-				if (settled) throw new Error('This command\'s changes were already committed or discarded');
+				if (settled) throw new Error("This command's changes were already committed or discarded");
 				settled = true;
 				const chosen = new Set(paths);
 				const entries = proposed.filter((entry) => chosen.has(entry.path));

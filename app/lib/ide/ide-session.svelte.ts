@@ -1,6 +1,12 @@
-import { isProtectedPath } from '../../../hooks/paths/protected-paths.js';
-import type { FileChange } from '../../../hooks/tools/sandbox-ports.js';
+import {
+	folderChangesOfEntries,
+	personPathCheck,
+	reviewEntryChanges,
+	type ReviewedChanges
+} from '../../../hooks/pipeline/shell-transaction.js';
+import type { ChangeProposal, FileChange } from '../../../hooks/tools/sandbox-ports.js';
 import type { Sandbox, ShellSession } from '../../../sandbox/sandbox.js';
+import { governShellSession } from './governed-shell-session.js';
 import {
 	chooseSandbox,
 	startSandbox,
@@ -144,33 +150,35 @@ export class IdeSession {
 	}
 
 	/**
-	 * After each terminal line: people, like agents, cannot change `.orchestration/` or `.git/`
-	 * from the shell, so such changes are put back; the rest reaches the tree and open editors.
+	 * After each terminal line: its changes were committed by the line's own transaction (see
+	 * `terminalReview`): protected paths refused, everything else recorded as the human's. Here
+	 * the tree and open editors follow, and the person hears what was refused.
 	 */
 	async followShellChanges(changes: FileChange[]): Promise<void> {
 		if (!this.sandbox || !this.workspace) return;
-		const kept: FileChange[] = [];
-		const reverted: string[] = [];
-		for (const change of changes) {
-			if (!isProtectedPath(change.path)) {
-				kept.push(change);
-				continue;
-			}
-			if (change.before === null) await this.sandbox.fs.rm(change.path).catch(() => undefined);
-			else await this.sandbox.fs.writeFile(change.path, change.before);
-			reverted.push(change.path);
-		}
-		await this.workspace.applyChanges(kept);
-		// A person's own commands are changes too: attributed to the human in the ledger.
+		await this.workspace.applyChanges(changes);
+	}
+
+	/** The review of one terminal line: recorded when this tab writes the ledger. */
+	private terminalReview(): (proposal: ChangeProposal) => Promise<void> {
+		const onReviewed = (review: ReviewedChanges) => {
+			const refused = review.refused.map(({ entry }) => entry.path);
+			if (refused.length)
+				this.notice = `Refused ${refused.join(', ')}: .orchestration/ and .git/ change only through governance, not from the shell; nothing else the line did was lost.`;
+			if (refused.length || folderChangesOfEntries(review.allowed).length)
+				void this.workspace?.refresh();
+		};
 		if (this.agent && this.ledger?.writable)
-			await this.agent.pipeline.recordAppliedChanges(kept).catch((error: unknown) => {
-				// Unrecorded changes make a later verify fail: say so now, while it can be understood.
-				this.notice = `The terminal's changes could not be recorded in the ledger (${error instanceof Error ? error.message : String(error)}); Verify will list them as unattributed.`;
-			});
-		if (reverted.length) {
-			this.notice = `Reverted ${reverted.join(', ')}: .orchestration/ and .git/ change only through governance, not from the shell.`;
-			await this.workspace.refresh();
-		}
+			return this.agent.pipeline.terminalReview({ onReviewed });
+		// No ledger to write here (another tab writes it): still refuse protected paths.
+		return async (proposal) => {
+			const review = reviewEntryChanges(proposal.entries, personPathCheck);
+			await proposal.commit(review.allowed.map((entry) => entry.path));
+			if (review.allowed.length)
+				this.notice =
+					"The terminal's changes could not be recorded in this tab (another tab writes the ledger); Verify will list them as unattributed.";
+			onReviewed(review);
+		};
 	}
 
 	async dispose(): Promise<void> {
@@ -234,7 +242,9 @@ export class IdeSession {
 		});
 		await workspace.refresh();
 		this.workspace = workspace;
-		this.shell = await started.sandbox.openShell({ cols: 100, rows: 24 });
+		this.shell = governShellSession(await started.sandbox.openShell({ cols: 100, rows: 24 }), () =>
+			this.terminalReview()
+		);
 		await this.startAgent(started.sandbox, workspace);
 	}
 

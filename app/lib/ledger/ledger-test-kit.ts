@@ -10,7 +10,13 @@ import {
 	intentsFixture,
 	sequentialIds
 } from '../../../hooks/pipeline/pipeline-test-kit.js';
-import type { CommandRunner, ExecResult, FileChange } from '../../../hooks/tools/sandbox-ports.js';
+import type {
+	CommandRunner,
+	EntryChange,
+	ExecOptions,
+	ExecResult,
+	FileChange
+} from '../../../hooks/tools/sandbox-ports.js';
 import {
 	IndexedDbWorkspaceFiles,
 	type IndexedDbWorkspaceOpenOptions
@@ -52,14 +58,33 @@ export class StoreShell implements CommandRunner {
 		this.files = new WorkspaceFileSystem(store);
 	}
 
-	async exec(command: string): Promise<ExecResult> {
-		const changes: FileChange[] = [];
+	/** A transaction like the real sandboxes: the scripted writes are applied only on commit. */
+	async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+		const entries: EntryChange[] = [];
 		for (const [path, content] of Object.entries(this.script[command] ?? {})) {
 			const before = (await this.files.stat(path)) ? await this.files.readFile(path) : null;
-			const after = bytes(content);
-			await this.files.writeFile(path, after);
-			changes.push({ path, type: before ? 'modified' : 'created', before, after });
+			entries.push({
+				path,
+				before: before ? { kind: 'file', data: before } : { kind: 'absent' },
+				after: { kind: 'file', data: bytes(content) }
+			});
 		}
+		const changes: FileChange[] = [];
+		const commit = async (paths: readonly string[]) => {
+			for (const entry of entries) {
+				if (!paths.includes(entry.path) || entry.after.kind !== 'file') continue;
+				const before = entry.before.kind === 'file' ? entry.before.data : null;
+				await this.files.writeFile(entry.path, entry.after.data);
+				changes.push({
+					path: entry.path,
+					type: before ? 'modified' : 'created',
+					before,
+					after: entry.after.data
+				});
+			}
+		};
+		if (options.review) await options.review({ entries, commit });
+		else await commit(entries.map((entry) => entry.path));
 		return { exitCode: 0, output: '', changes, interrupted: false };
 	}
 }

@@ -470,8 +470,67 @@ describe('WebContainer sandbox: exec', () => {
 			exitCode: 3,
 			output: 'added 3 packages\ndone\n',
 			changes: [],
+			entries: [],
+			refused: [],
 			interrupted: false
 		});
+	});
+
+	it('runs a reviewed command as a transaction: every path not committed is put back', async () => {
+		const { sandbox, container } = await start({ '.git/config': 'core\n', 'src/a.ts': 'a\n' });
+		let proposed: string[] = [];
+		const result = await sandbox.exec(
+			'echo evil > .git/config; mkdir -p .orchestration/x; echo b > src/b.ts; rm src/a.ts',
+			{
+				review: async (proposal) => {
+					proposed = proposal.entries.map((entry) => entry.path);
+					await proposal.commit(['src/b.ts']);
+				}
+			}
+		);
+		expect(proposed).toEqual([
+			'.git/config',
+			'.orchestration',
+			'.orchestration/x',
+			'src/a.ts',
+			'src/b.ts'
+		]);
+		expect(result.changes.map((change) => change.path)).toEqual(['src/b.ts']);
+		expect(result.refused?.map((entry) => entry.path)).toEqual([
+			'.git/config',
+			'.orchestration',
+			'.orchestration/x',
+			'src/a.ts'
+		]);
+		expect(text(await container.fs.readFile('.git/config'))).toBe('core\n');
+		expect(text(await container.fs.readFile('src/a.ts'))).toBe('a\n');
+		expect(container.fs.nodes.has('.orchestration')).toBe(false);
+	});
+
+	it('a review that commits nothing discards everything', async () => {
+		const { sandbox, container } = await start({ 'src/a.ts': 'a\n' });
+		const result = await sandbox.exec('echo b > src/a.ts; mkdir src/new', {
+			review: async () => undefined
+		});
+		expect(result.changes).toEqual([]);
+		expect(text(await container.fs.readFile('src/a.ts'))).toBe('a\n');
+		expect(container.fs.nodes.has('src/new')).toBe(false);
+	});
+
+	it('when restoring fails, says so and refuses every later governed command', async () => {
+		const { sandbox, container } = await start({ '.git/config': 'core\n' });
+		const failing = sandbox.exec('echo evil > .git/config', {
+			review: async (proposal) => {
+				container.fs.writeFile = async () => {
+					throw new Error('disk gone');
+				};
+				await proposal.commit([]);
+			}
+		});
+		await expect(failing).rejects.toThrow(/could not be undone.*\.git\/config.*disk gone/s);
+		await expect(sandbox.exec('true', { review: async () => undefined })).rejects.toThrow(
+			/can no longer run governed commands/
+		);
 	});
 
 	it('streams output to onOutput while the command runs', async () => {

@@ -1,4 +1,6 @@
 import type {
+	ChangeProposal,
+	EntryChange,
 	ExecOptions,
 	ExecResult,
 	FileChange,
@@ -16,7 +18,12 @@ import {
 import { WebContainerFileSystem } from './webcontainer-file-system.js';
 import { checkTerminalSize, WebContainerPtySession } from './webcontainer-pty-session.js';
 import { countTreeFiles, toFileSystemTree } from './workspace-file-tree.js';
-import { diffSnapshots, takeWorkspaceSnapshot } from './workspace-snapshot.js';
+import { fileChangesOf } from '../local/overlay-workspace-files.js';
+import {
+	diffEntrySnapshots,
+	restoreEntries,
+	takeEntrySnapshot
+} from './workspace-entry-snapshot.js';
 
 export type WorkspaceFilesSource =
 	Readonly<Record<string, Uint8Array>> | (() => Promise<Readonly<Record<string, Uint8Array>>>);
@@ -275,6 +282,8 @@ class WebContainerSandbox implements Sandbox {
 	private queue: Promise<unknown> = Promise.resolve();
 	private stopRunning: ((reason: StopReason) => void) | undefined;
 	private disposed = false;
+	/** Set when a refused command's changes could not be undone: agents may no longer use it. */
+	private ungovernedBecause: string | undefined;
 
 	constructor(
 		private readonly container: ContainerInstance,
@@ -344,7 +353,12 @@ class WebContainerSandbox implements Sandbox {
 		const output = new OutputCollector(options.onOutput);
 		if (options.signal?.aborted) return finish(output, 124, [], 'aborted', timeoutMs);
 
-		const before = await takeWorkspaceSnapshot(this.container.fs);
+		if (options.review && this.ungovernedBecause) {
+			throw new Error(
+				`This WebContainer sandbox can no longer run governed commands: ${this.ungovernedBecause}`
+			);
+		}
+		const before = await takeEntrySnapshot(this.container.fs);
 		if (options.signal?.aborted) return finish(output, 124, [], 'aborted', timeoutMs);
 		let process: WebContainerProcess;
 		try {
@@ -410,9 +424,63 @@ class WebContainerSandbox implements Sandbox {
 			output.add(`\njsh: ${describeError(exit.error)}\n`);
 			exitCode = 1;
 		}
-		const changes = diffSnapshots(before, await takeWorkspaceSnapshot(this.container.fs));
+		const proposed = diffEntrySnapshots(before, await takeEntrySnapshot(this.container.fs));
+		const committed = await this.settle(proposed, options.review);
+		const changes = fileChangesOf(committed);
 		this.fs.notify(changes.map(({ type, path }) => ({ type, path })));
-		return finish(output, exitCode, changes, stopReason, timeoutMs);
+		return {
+			...finish(output, exitCode, changes, stopReason, timeoutMs),
+			entries: committed,
+			refused: proposed.filter((entry) => !committed.includes(entry))
+		};
+	}
+
+	/**
+	 * The command's transaction on a backend that cannot run on a copy: its changes are already on
+	 * the container's disk, so "commit these paths" means "put every other path back", as one
+	 * step. When that fails the workspace holds changes nobody allowed: the sandbox refuses every
+	 * further governed command and the error says so; success is never reported over it.
+	 */
+	private async settle(
+		proposed: EntryChange[],
+		review: ExecOptions['review']
+	): Promise<EntryChange[]> {
+		let committed: EntryChange[] | undefined;
+		const proposal: ChangeProposal = {
+			entries: proposed,
+			commit: async (paths) => {
+				if (committed) throw new Error("This command's changes were already committed");
+				const chosen = new Set(paths);
+				await this.restore(proposed.filter((entry) => !chosen.has(entry.path)));
+				committed = proposed.filter((entry) => chosen.has(entry.path));
+			}
+		};
+		if (!review) return proposed;
+		try {
+			await review(proposal);
+		} finally {
+			// A review that committed nothing (or failed) discards everything.
+			if (!committed) {
+				committed = [];
+				await this.restore(proposed);
+			}
+		}
+		return committed;
+	}
+
+	private async restore(entries: EntryChange[]): Promise<void> {
+		if (entries.length === 0) return;
+		try {
+			await restoreEntries(this.container.fs, entries);
+		} catch (error) {
+			this.ungovernedBecause =
+				`restoring ${entries.map((entry) => entry.path).join(', ')} after a refused command ` +
+				`failed (${describeError(error)}); the workspace may hold changes nobody allowed. ` +
+				'Reload the page to start a fresh sandbox.';
+			throw new Error(`The refused changes could not be undone: ${this.ungovernedBecause}`, {
+				cause: error
+			});
+		}
 	}
 
 	private async resolveCwd(cwd: string | undefined): Promise<string> {

@@ -176,6 +176,64 @@ export function describeSandboxContract(name: string, createSandbox: () => Promi
 			});
 		});
 
+		describe('exec as a transaction (review)', () => {
+			it('proposes files and folders before any reaches the workspace, commits only the chosen paths', async () => {
+				await sandbox.fs.writeFile('keep.txt', 'old\n');
+				let seenBeforeCommit: string | null = 'unset';
+				let proposed: { path: string; before: string; after: string }[] = [];
+				const result = await sandbox.exec(
+					'mkdir -p a/b && echo new > a/b/c.txt && echo changed > keep.txt && mkdir refused',
+					{
+						review: async (proposal) => {
+							proposed = proposal.entries.map((entry) => ({
+								path: entry.path,
+								before: entry.before.kind,
+								after: entry.after.kind
+							}));
+							seenBeforeCommit = await sandbox.fs.readTextFile('keep.txt');
+							expect(await sandbox.fs.stat('a')).toBeNull();
+							await proposal.commit(['a', 'a/b', 'a/b/c.txt']);
+						}
+					}
+				);
+				expect(seenBeforeCommit).toBe('old\n');
+				expect(proposed).toEqual([
+					{ path: 'a', before: 'absent', after: 'folder' },
+					{ path: 'a/b', before: 'absent', after: 'folder' },
+					{ path: 'a/b/c.txt', before: 'absent', after: 'file' },
+					{ path: 'keep.txt', before: 'file', after: 'file' },
+					{ path: 'refused', before: 'absent', after: 'folder' }
+				]);
+				expect(summarize(result.changes)).toEqual([
+					{ path: 'a/b/c.txt', type: 'created', before: null, after: 'new\n' }
+				]);
+				expect(result.refused?.map((entry) => entry.path)).toEqual(['keep.txt', 'refused']);
+				expect(await sandbox.fs.readTextFile('a/b/c.txt')).toBe('new\n');
+				expect(await sandbox.fs.readTextFile('keep.txt')).toBe('old\n');
+				expect(await sandbox.fs.stat('refused')).toBeNull();
+			});
+
+			it('commits nothing when the review does not commit, and reports file↔folder swaps', async () => {
+				await sandbox.fs.writeFile('swap', 'file\n');
+				await sandbox.fs.mkdir('folder');
+				let proposed: string[] = [];
+				const result = await sandbox.exec(
+					'rm swap && mkdir swap && rmdir folder && echo f > folder',
+					{
+						review: async (proposal) => {
+							proposed = proposal.entries.map(
+								(entry) => `${entry.path}:${entry.before.kind}->${entry.after.kind}`
+							);
+						}
+					}
+				);
+				expect(proposed).toEqual(['folder:folder->file', 'swap:file->folder']);
+				expect(result.changes).toEqual([]);
+				expect(await sandbox.fs.readTextFile('swap')).toBe('file\n');
+				expect((await sandbox.fs.stat('folder'))?.kind).toBe('directory');
+			});
+		});
+
 		describe('exec', () => {
 			it('reports a file created by a redirect, readable through fs', async () => {
 				const result = await sandbox.exec('echo hello > note.txt');

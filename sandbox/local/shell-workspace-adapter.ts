@@ -176,6 +176,16 @@ export class ShellWorkspaceAdapter implements IFileSystem {
 
 	async rm(path: string, options?: RmOptions): Promise<void> {
 		await this.run('rm', path, async (workspacePath) => {
+			// `rmdir` asks for a non-recursive removal of an empty folder (rm itself refuses a folder
+			// without -r before it gets here).
+			if (options?.recursive !== true && workspacePath !== '') {
+				const info = await this.files.stat(workspacePath);
+				if (info?.kind === 'directory' && (await this.files.list(workspacePath)).length === 0) {
+					await this.files.delete(workspacePath);
+					this.forgetMetadata(workspacePath);
+					return;
+				}
+			}
 			await this.tree.remove(workspacePath, {
 				recursive: options?.recursive === true,
 				force: options?.force === true

@@ -35,7 +35,15 @@ export class CachedFileHashes implements FileHashLookup {
 	}
 
 	private async compute(path: string): Promise<string | null> {
-		const stat = await this.fs.stat(path);
+		let stat;
+		try {
+			stat = await this.fs.stat(path);
+		} catch (error) {
+			// A path the filesystem refuses (a link on it, a parent that is a file) has no content to
+			// be stale about; the call itself is refused with the filesystem's reason when it runs.
+			if (typeof (error as { code?: unknown } | null)?.code === 'string') return null;
+			throw error;
+		}
 		if (!stat || stat.kind !== 'file') return null;
 		return contentHash(await this.fs.readFile(path));
 	}

@@ -116,6 +116,9 @@ export class ToolPipeline {
 			return await this.runGoverned(call, runOptions);
 		} catch (error) {
 			const message = error instanceof Error ? error.message : String(error);
+			// A refused path (a link on it, a parent that is a file) surfaces as late as the commit.
+			const pathProblem = executorFailure(call.tool, error);
+			if (pathProblem.code !== 'hook_failed') return { ok: false, error: pathProblem, changes: [] };
 			return {
 				ok: false,
 				error: toolError(
@@ -485,15 +488,7 @@ export class ToolPipeline {
 				)
 			);
 		} catch (error) {
-			outcome = {
-				ok: false,
-				error: toolError(
-					'hook_failed',
-					`${call.tool} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
-					'Retry once; if it fails again, tell the human.'
-				),
-				changes: []
-			};
+			outcome = { ok: false, error: executorFailure(call.tool, error), changes: [] };
 		}
 		const author = this.agentAuthor(call, session);
 		const records: LedgerEventDraft[] = [];
@@ -718,4 +713,41 @@ export class ToolPipeline {
 			intent_id: session.activeIntentId
 		};
 	}
+}
+
+/**
+ * What an executor's exception means for the model. Filesystem refusals carry an errno `code`
+ * (and messages in workspace paths, never host paths): a path through a symbolic link is a
+ * protected path (links are never followed, they could lead into .git/ or .orchestration/); a
+ * parent that is a file, a missing parent or an over-long name is the caller's invalid input.
+ * Anything else is an unexpected failure.
+ */
+function executorFailure(tool: string, error: unknown): ToolError {
+	const code = (error as { code?: unknown } | null)?.code;
+	const message = error instanceof Error ? error.message : String(error);
+	if (code === 'EACCES' && /link/i.test(message)) {
+		return toolError(
+			'protected_path',
+			`${tool} was refused: ${message}.`,
+			'Use the real path of the file, inside your owned_scope; links are never followed.'
+		);
+	}
+	if (
+		code === 'ENOTDIR' ||
+		code === 'ENAMETOOLONG' ||
+		code === 'EINVAL' ||
+		code === 'EISDIR' ||
+		code === 'ENOENT'
+	) {
+		return toolError(
+			'invalid_input',
+			`${tool}: ${message}.`,
+			'Check the path: every parent must be a folder, and names must be reasonably short.'
+		);
+	}
+	return toolError(
+		'hook_failed',
+		`${tool} failed unexpectedly: ${message}`,
+		'Retry once; if it fails again, tell the human.'
+	);
 }

@@ -30,18 +30,20 @@ describe('DiskWorkspaceFiles', () => {
 		expect(await readFile(join(root, 'src', 'new.ts'), 'utf8')).toBe('export {};');
 	});
 
-	it('follows a symbolic link that stays inside the folder', async () => {
-		await mkdir(join(root, 'real'));
-		await writeFile(join(root, 'real', 'a.txt'), 'a');
-		await symlink(join(root, 'real'), join(root, 'alias'));
-		await symlink('real/a.txt', join(root, 'a-link.txt'));
-		expect(new TextDecoder().decode(await files.read('alias/a.txt'))).toBe('a');
-		expect(new TextDecoder().decode(await files.read('a-link.txt'))).toBe('a');
-		expect(await files.list('')).toEqual([
-			{ name: 'a-link.txt', kind: 'file' },
-			{ name: 'alias', kind: 'directory' },
-			{ name: 'real', kind: 'directory' }
-		]);
+	it('never follows a symbolic link, even one that stays inside the folder, and hides it', async () => {
+		await mkdir(join(root, '.git'));
+		await writeFile(join(root, '.git', 'config'), 'core');
+		await mkdir(join(root, 'src'));
+		await symlink('../.git', join(root, 'src', 'git'));
+		await symlink('../.git/config', join(root, 'src', 'config-link'));
+		const refused = /EACCES.*links are never followed/;
+		await expect(files.read('src/git/config')).rejects.toThrow(refused);
+		await expect(files.write('src/git/config', bytes('pwned'))).rejects.toThrow(refused);
+		await expect(files.write('src/config-link', bytes('pwned'))).rejects.toThrow(refused);
+		await expect(files.makeDirectory('src/git/hooks')).rejects.toThrow(refused);
+		await expect(files.stat('src/git')).rejects.toThrow(refused);
+		expect(await files.list('src')).toEqual([]);
+		expect(new TextDecoder().decode(await files.read('.git/config'))).toBe('core');
 	});
 
 	it('refuses every operation through a link that leads outside, and hides it from listings', async () => {

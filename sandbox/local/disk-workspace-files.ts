@@ -37,9 +37,9 @@ const mappedNodeCodes = new Set<string>([
 /**
  * A workspace that is a folder on disk (CLI, tests). Node only.
  *
- * Symbolic links are followed only while they stay inside the folder: any path whose real location
- * (after resolving every link on the way) is outside the folder, or that ends in a dangling link,
- * is refused with EACCES, and such entries are left out of listings. The check runs before each
+ * Symbolic links are never followed: a path with a link anywhere on it (even one pointing inside
+ * the folder, e.g. `src/auth/git -> ../../.git`, which would let a write "in scope" land in
+ * `.git/`) is refused with EACCES, and links are left out of listings. The check runs before each
  * operation, so a link swapped in concurrently by another process is not covered; the folder is
  * assumed to be owned by this workspace.
  */
@@ -129,11 +129,7 @@ export class DiskWorkspaceFiles implements WorkspaceFiles {
 		for (const dirent of dirents) {
 			if (dirent.isDirectory()) entries.push({ name: dirent.name, kind: 'directory' });
 			else if (dirent.isFile()) entries.push({ name: dirent.name, kind: 'file' });
-			else if (dirent.isSymbolicLink()) {
-				// A link is listed as what it points to, and only when that stays inside the folder.
-				const target = await this.stat(joinWorkspacePath(path, dirent.name)).catch(() => null);
-				if (target) entries.push({ name: dirent.name, kind: target.kind });
-			}
+			// Links (and sockets, FIFOs, devices) are not workspace content: never listed.
 		}
 		return entries.sort((left, right) => compareEntryNames(left.name, right.name));
 	}
@@ -152,6 +148,16 @@ export class DiskWorkspaceFiles implements WorkspaceFiles {
 				operation,
 				path,
 				'a symbolic link points outside the workspace'
+			);
+		}
+		// Governance checks the path as written; a link on the way would make it another path.
+		const expected = path === '' ? realRoot : join(realRoot, ...path.split('/'));
+		if (real !== expected) {
+			throw new SandboxFileSystemError(
+				'EACCES',
+				operation,
+				path,
+				'a symbolic link is on the path; links are never followed in the workspace'
 			);
 		}
 		return location;
@@ -212,6 +218,10 @@ function translate(error: unknown, operation: string, path: string): unknown {
 	const code = (error as { code?: unknown } | null)?.code;
 	if (typeof code === 'string' && mappedNodeCodes.has(code)) {
 		return new SandboxFileSystemError(code as SandboxFileSystemErrorCode, operation, path);
+	}
+	// Node's message names the host path; ours names the workspace path only.
+	if (code === 'ENAMETOOLONG') {
+		return new SandboxFileSystemError('EINVAL', operation, path, 'the name is too long');
 	}
 	return error;
 }

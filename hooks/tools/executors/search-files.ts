@@ -4,18 +4,17 @@ import { splitLines } from '../../hashing/text-encoding.js';
 import type { Executor } from './execution-context.js';
 import { readTextFile } from './file-reading.js';
 import { invalidInput } from './invalid-input.js';
+import { compileLinearRegex } from './linear-regex.js';
 import { walkWorkspace } from './list-files.js';
 
 const maximumMatches = 200;
 
 export const searchFiles: Executor = async (context) => {
 	const input = context.call.input as { pattern: string; path?: string; glob?: string };
-	let expression: RegExp;
-	try {
-		expression = new RegExp(input.pattern);
-	} catch (error) {
+	const expression = compileLinearRegex(input.pattern);
+	if (!expression.ok) {
 		return invalidInput(
-			`pattern is not a valid regular expression: ${(error as Error).message}`,
+			`pattern is not a valid regular expression: ${expression.reason}`,
 			'Escape special characters such as ( [ . * with a backslash.'
 		);
 	}

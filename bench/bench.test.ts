@@ -226,3 +226,15 @@ describe('runBench', () => {
 		expect(JSON.parse(JSON.stringify(result))).toEqual(result);
 	});
 });
+
+describe('shell transaction overhead', () => {
+	it('measures the transaction against direct writes, with its budget', async () => {
+		const { shellTransactionOverhead } = await import('./shell-transaction.js');
+		const figure = await shellTransactionOverhead(3);
+		expect(figure.workspace_files).toBe(2_000);
+		expect(figure.touched_files).toBe(10);
+		expect(figure.transaction_ms.samples).toBe(3);
+		expect(figure.budget).toEqual({ added_median_ms: 5 });
+		expect(typeof figure.within_budget).toBe('boolean');
+	});
+});

@@ -5,6 +5,7 @@ import { bundleReport } from './bundle-report.js';
 import { editorInteractiveFigures } from './editor-interactive.js';
 import { exportTenThousand, toolCallOverhead } from './agent-figures.js';
 import { fullSizes, runBench } from './run-bench.js';
+import { shellTransactionOverhead } from './shell-transaction.js';
 
 const started = performance.now();
 const progress = (line: string) =>
@@ -15,6 +16,8 @@ try {
 	const toolCall = await toolCallOverhead();
 	progress('export of 10k trace records');
 	const exported = await exportTenThousand();
+	progress('shell transaction overhead (10 files changed in a 2,000-file workspace)');
+	const shellTransaction = await shellTransactionOverhead();
 	progress('bundle report of the IDE route');
 	const bundle = bundleReport();
 	progress('browser sandbox figures (Vitest browser mode, Chromium)');
@@ -30,14 +33,19 @@ try {
 	const result = {
 		...core,
 		ide: { bundle, browser_sandbox: browserSandbox, editor_interactive: editor },
-		agent: { tool_call_overhead: toolCall, export_10k_records: exported },
+		agent: {
+			tool_call_overhead: toolCall,
+			export_10k_records: exported,
+			shell_transaction: shellTransaction
+		},
 		all_within_budget:
 			core.all_within_budget &&
 			bundle.within_budget &&
 			browserWithin &&
 			editor.within_budget &&
 			toolCall.within_budget &&
-			exported.within_budget
+			exported.within_budget &&
+			shellTransaction.within_budget
 	};
 	process.stdout.write(`${JSON.stringify(result, null, '\t')}\n`);
 } catch (error) {

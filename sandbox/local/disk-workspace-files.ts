@@ -15,7 +15,6 @@ import {
 	SandboxFileSystemError,
 	type SandboxFileSystemErrorCode
 } from '../sandbox-file-system-error.js';
-import { joinWorkspacePath } from '../workspace-path.js';
 import {
 	compareEntryNames,
 	type WorkspaceEntry,

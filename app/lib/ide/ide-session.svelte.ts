@@ -175,8 +175,7 @@ export class IdeSession {
 			const review = reviewEntryChanges(proposal.entries, personPathCheck);
 			await proposal.commit(review.allowed.map((entry) => entry.path));
 			if (review.allowed.length)
-				this.notice =
-					"The terminal's changes could not be recorded in this tab (another tab writes the ledger); Verify will list them as unattributed.";
+				this.notice = `The terminal's changes could not be recorded (${this.ledger && !this.ledger.writable ? 'another tab writes the ledger' : 'the ledger is not ready yet'}); Verify will list them as unattributed.`;
 			onReviewed(review);
 		};
 	}

@@ -117,12 +117,18 @@ test.describe('the IDE on the default scenario', () => {
 		expect(new TextDecoder().decode(entries['jwt-auth/note.txt'])).toBe('exported\n');
 	});
 
-	test('the terminal cannot change .orchestration/: the change is put back', async ({ page }) => {
+	test('the terminal cannot change .orchestration/: the change is refused, the rest kept', async ({
+		page
+	}) => {
 		await openIde(page);
-		await runInTerminal(page, 'echo forged > .orchestration/active_intents.yaml');
+		await runInTerminal(
+			page,
+			'echo forged > .orchestration/active_intents.yaml; echo kept > kept-by-terminal.txt'
+		);
 		await expect(
-			page.getByRole('status').filter({ hasText: 'Reverted .orchestration/active_intents.yaml' })
+			page.getByRole('status').filter({ hasText: 'Refused .orchestration/active_intents.yaml' })
 		).toBeVisible();
+		await expect(treeItem(page, 'kept-by-terminal.txt')).toBeVisible();
 		await runInTerminal(page, 'head -c 60 .orchestration/active_intents.yaml');
 		expect(await terminalText(page)).not.toMatch(/\$ head[^\n]*\n\s*forged/);
 	});

@@ -145,9 +145,9 @@ export class AgentRuntime {
 		const runtime = new AgentRuntime(options, state, intentsYaml);
 		if (options.ledger.lastSeq === 0 && options.ledger.writable) {
 			// The starting files, so verify can tell recorded changes from unrecorded ones.
-			const paths = [...options.snapshot().keys()].filter(
-				(path) => !path.startsWith('.orchestration/')
-			);
+			// issue 7 (verify): `.orchestration/` included, so verify can check active_intents.yaml
+			// and a scenario's other governance files against their starting versions.
+			const paths = [...options.snapshot().keys()];
 			await runtime.pipeline.recordWorkspaceSnapshot(paths);
 		}
 		return { runtime };

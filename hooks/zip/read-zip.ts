@@ -87,7 +87,7 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits = exportZipLimits):
 	}
 	if (count > limits.maximumEntries) {
 		throw new ZipReadError(
-			`the zip has ${count} entries; at most ${limits.maximumEntries} are accepted`,
+			`the zip has more than ${limits.maximumEntries} entries (${count})`,
 			true
 		);
 	}
@@ -176,16 +176,16 @@ function readDirectory(
 				`entry ${quotedName} uses compression method ${record.method}; only stored and deflate are accepted`
 			);
 		}
-		if (record.unpackedSize > limits.maximumEntryBytes) {
-			throw new ZipReadError(
-				`entry ${quotedName} unpacks to ${megabytes(record.unpackedSize)}; at most ${megabytes(limits.maximumEntryBytes)} per file`,
-				true
-			);
-		}
 		total += record.unpackedSize;
 		if (total > limits.maximumTotalBytes) {
 			throw new ZipReadError(
 				`the zip unpacks to more than ${megabytes(limits.maximumTotalBytes)} (at entry ${quotedName})`,
+				true
+			);
+		}
+		if (record.unpackedSize > limits.maximumEntryBytes) {
+			throw new ZipReadError(
+				`entry ${quotedName} unpacks to ${megabytes(record.unpackedSize)}; at most ${megabytes(limits.maximumEntryBytes)} per file`,
 				true
 			);
 		}

@@ -3,7 +3,7 @@ import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
 import { exportOrchestration } from '../../../hooks/ledger/export.js';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import { zipEntries } from '../../../hooks/ledger/read-export.js';
-import { agentNotesPath } from '../../../hooks/pipeline/governance-state.js';
+import { activeIntentsPath, agentNotesPath } from '../../../hooks/pipeline/governance-state.js';
 
 export interface OrchestrationZipInput {
 	/** The ledger's sealed events, in seq order. */
@@ -38,9 +38,12 @@ const decoder = new TextDecoder();
 export function orchestrationZipEntries(input: OrchestrationZipInput): Map<string, Uint8Array> {
 	const files = new Map(input.files);
 	const agentNotes = files.get(agentNotesPath);
+	// issue 7 (verify): the workspace's intents file is the last recorded version (a person may
+	// have saved YAML that does not parse; governance then keeps the last valid intents).
+	const intentsFile = files.get(activeIntentsPath);
 	const generated = exportOrchestration({
 		events: input.events,
-		activeIntentsYaml: input.activeIntentsYaml,
+		activeIntentsYaml: intentsFile ? decoder.decode(intentsFile) : input.activeIntentsYaml,
 		agentMd: input.agentMd ?? (agentNotes ? decoder.decode(agentNotes) : ''),
 		intents: input.intents
 	});

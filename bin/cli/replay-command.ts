@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { formatIntentsError, parseIntents } from '../../hooks/intents/parse-intents.js';
-import { derivedOrchestrationFiles, exportOrchestration } from '../../hooks/ledger/export.js';
+import { exportOrchestration } from '../../hooks/ledger/export.js';
 import { normalizeWorkspacePath } from '../../hooks/paths/normalize-path.js';
 import type { LedgerEvent } from '../../hooks/ledger/ledger-event.js';
 import { MemoryLedger } from '../../hooks/ledger/memory-ledger.js';
@@ -79,7 +79,6 @@ export async function replayCommand(
 	}
 	const intentIgnore = await readFile(join(workspace, intentIgnorePath), 'utf8').catch(() => '');
 
-	await refuseUnwritableOutputs(workspace);
 	const previousEvents = await loadPreviousLedger(workspace);
 	const ledger = new MemoryLedger({ clock: systemClock, events: previousEvents });
 	const state = new GovernanceState({ intentsYaml, intentIgnore, approvalPolicy: policy });
@@ -184,28 +183,6 @@ function plainMessage(error: unknown): string {
 	const code = (error as NodeJS.ErrnoException | null)?.code;
 	const message = error instanceof Error ? error.message : String(error);
 	return code && !message.includes(code) ? `${code}: ${message}` : message;
-}
-
-/**
- * Where the export goes must be files (or nothing): a folder at `.orchestration/audit.jsonl`
- * would make the export fail after the whole run. Checked before anything runs (exit 2).
- */
-async function refuseUnwritableOutputs(workspace: string): Promise<void> {
-	const folder = join(workspace, orchestrationFolder);
-	const folderInfo = await lstat(folder).catch(() => null);
-	if (folderInfo && !folderInfo.isDirectory()) {
-		throw new UsageError(
-			`${folder} exists but is not a folder; the export cannot be written there`
-		);
-	}
-	for (const name of derivedOrchestrationFiles) {
-		const info = await lstat(join(folder, name)).catch(() => null);
-		if (info && !info.isFile()) {
-			throw new UsageError(
-				`${join(folder, name)} is ${info.isDirectory() ? 'a folder' : 'not a regular file'}; the export cannot be written there. Move it away first.`
-			);
-		}
-	}
 }
 
 /**

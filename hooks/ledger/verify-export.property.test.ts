@@ -186,7 +186,8 @@ describe('verify over exports of random sessions (property)', () => {
 					].filter((target) => (target.where.get(target.key)?.length ?? 0) > 0);
 					const target = targets[fileIndex % targets.length] as (typeof targets)[number];
 					const bytes = new Uint8Array(target.where.get(target.key) as Uint8Array);
-					bytes[byteIndex % bytes.length] ^= mask;
+					const position = byteIndex % bytes.length;
+					bytes[position] = (bytes[position] as number) ^ mask;
 					target.where.set(target.key, bytes);
 					const report = await verifyExport(session.files, session.orchestration);
 					expect(report.ok, `flipped a byte of ${target.key}`).toBe(false);

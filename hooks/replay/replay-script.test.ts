@@ -30,7 +30,13 @@ describe('parseReplayScript', () => {
 	it('places schema errors on the value at the path, or the closest node that exists', () => {
 		expect(parseReplayScript('steps:\n  - call: read_file\n    input: 3\n')).toEqual({
 			ok: false,
-			errors: [{ line: 2, column: 5, message: 'steps.0: Invalid input' }]
+			errors: [
+				{
+					line: 3,
+					column: 12,
+					message: 'steps.0.input: Invalid input: expected record, received number'
+				}
+			]
 		});
 		expect(parseReplayScript('{"steps": []}')).toEqual({
 			ok: false,

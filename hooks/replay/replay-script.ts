@@ -77,7 +77,7 @@ export function parseReplayScript(
 	if (parsed.success) return { ok: true, script: parsed.data };
 	return {
 		ok: false,
-		errors: parsed.error.issues.map((issue) => {
+		errors: parsed.error.issues.flatMap(precise(read.yaml.data)).map((issue) => {
 			// The value at the path, or the closest node on the way there that exists.
 			const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
 			const position =
@@ -86,5 +86,33 @@ export function parseReplayScript(
 					: read.yaml.valueAt(issue.path as YamlPathSegment[]);
 			return { ...position, message: `${where}${issue.message}` };
 		})
+	};
+}
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * "Invalid input" on a whole step says nothing: a step that names its kind (`call`, `human_edit`,
+ * `say`) is checked against that kind alone, so the message names the field that is wrong.
+ */
+function precise(data: unknown): (issue: Issue) => Issue[] {
+	return (issue) => {
+		const [first, index] = issue.path;
+		if (issue.code !== 'invalid_union' || first !== 'steps' || typeof index !== 'number') {
+			return [issue];
+		}
+		const step = (data as { steps?: unknown[] } | null)?.steps?.[index];
+		if (typeof step !== 'object' || step === null) return [issue];
+		const schema =
+			'call' in step
+				? callStep
+				: 'human_edit' in step
+					? humanEditStep
+					: 'say' in step
+						? sayStep
+						: null;
+		const result = schema?.safeParse(step);
+		if (!result || result.success) return [issue];
+		return result.error.issues.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
 	};
 }

@@ -204,7 +204,8 @@ describe('readZip', () => {
 		it('refuses a stored entry whose content does not match its checksum', () => {
 			const zip = rawZip([{ name: 'a.txt', data: text('abc') }]);
 			// Flip a content byte: the directory's CRC-32 no longer matches.
-			zip[30 + 'a.txt'.length] ^= 1;
+			const position = 30 + 'a.txt'.length;
+			zip[position] = (zip[position] as number) ^ 1;
 			expect(refusal(zip)).toMatch(/"a.txt" does not match its declared size and checksum/);
 		});
 	});

@@ -280,12 +280,15 @@ function unpack(bytes: Uint8Array, view: DataView, record: DirectoryRecord): Uin
 	return content;
 }
 
-/** Small input steps bound what one step can produce (deflate expands at most ~1032:1). */
-const inflateStepBytes = 4096;
+/** Deflate expands at most ~1032:1, so an input step bounds what one step can produce. */
+const maximumDeflateRatio = 1032;
+const largestInflateStep = 16 * 1024;
+const smallestInflateStep = 64;
 
 /**
  * Inflates into a buffer of the declared size and stops as soon as the data would run past it,
- * so an entry that lies about its size costs no more time or memory than an honest one.
+ * so an entry that lies about its size costs no more time or memory than an honest one: each
+ * input step is small enough that it cannot produce much more than what is still declared.
  */
 function inflateBounded(packed: Uint8Array, declaredSize: number, quotedName: string): Uint8Array {
 	const output = new Uint8Array(declaredSize);
@@ -301,9 +304,16 @@ function inflateBounded(packed: Uint8Array, declaredSize: number, quotedName: st
 		written += chunk.length;
 	});
 	try {
-		for (let offset = 0; offset < packed.length && !overflow; offset += inflateStepBytes) {
-			const next = offset + inflateStepBytes;
+		let offset = 0;
+		while (offset < packed.length && !overflow) {
+			const remaining = declaredSize - written + 1;
+			const step = Math.min(
+				largestInflateStep,
+				Math.max(smallestInflateStep, Math.ceil(remaining / maximumDeflateRatio))
+			);
+			const next = offset + step;
 			inflater.push(packed.subarray(offset, next), next >= packed.length);
+			offset = next;
 		}
 	} catch (error) {
 		throw new ZipReadError(

@@ -55,6 +55,12 @@ export async function main(argv: string[], output: Output = defaultOutput): Prom
 			output.err('Run `threadline --help` for usage.');
 			return 2;
 		}
-		throw error;
+		// Hostile or broken input must never end in a stack trace: say what failed, exit 2.
+		const code = (error as NodeJS.ErrnoException | null)?.code;
+		const message = error instanceof Error ? error.message : String(error);
+		output.err(
+			`threadline: ${command} failed: ${code && !message.includes(code) ? `${code}: ` : ''}${message}`
+		);
+		return 2;
 	}
 }

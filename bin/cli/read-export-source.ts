@@ -1,44 +1,92 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { readExportFiles, unzipEntries } from '../../hooks/ledger/read-export.js';
+import {
+	readExportFiles,
+	unzipExport,
+	type ExportEntries
+} from '../../hooks/ledger/read-export.js';
+import { exportZipLimits } from '../../hooks/zip/read-zip.js';
 import { UsageError } from './usage-error.js';
 
 export type LoadedExport = Exclude<ReturnType<typeof readExportFiles>, { error: string }>;
 
-/** Every file under `folder` as workspace-relative POSIX paths (`.git/` and `node_modules/` skipped). */
-export async function readFolderEntries(folder: string): Promise<Map<string, Uint8Array>> {
-	const entries = new Map<string, Uint8Array>();
+/** Folders nobody records (installed packages): neither snapshotted by replay nor read here. */
+export const unrecordedFolders = new Set(['node_modules']);
+
+/**
+ * Every file and symbolic link under `folder` as workspace-relative POSIX paths. Links are read,
+ * never followed (a link to `../../.git` must not pull another folder into the export); `.git/`
+ * is read like any folder, since verify checks it against the starting snapshot; only
+ * `node_modules/` is skipped. The same size limits as a zip apply, so a hostile folder cannot
+ * exhaust memory either.
+ */
+export async function readFolderExport(folder: string): Promise<Required<ExportEntries>> {
+	const files = new Map<string, Uint8Array>();
+	const links = new Map<string, string>();
+	let total = 0;
 	const walk = async (current: string): Promise<void> => {
 		for (const child of await readdir(current, { withFileTypes: true })) {
 			const path = join(current, child.name);
-			if (child.isDirectory()) {
-				if (child.name === '.git' || child.name === 'node_modules') continue;
+			const name = relative(folder, path).split(sep).join('/');
+			if (files.size + links.size >= exportZipLimits.maximumEntries) {
+				throw new UsageError(
+					`${folder} holds more than ${exportZipLimits.maximumEntries} files; that is not an export`
+				);
+			}
+			if (child.isSymbolicLink()) {
+				links.set(name, await readlink(path));
+			} else if (child.isDirectory()) {
+				if (unrecordedFolders.has(child.name)) continue;
 				await walk(path);
 			} else if (child.isFile()) {
-				entries.set(
-					relative(folder, path).split(sep).join('/'),
-					new Uint8Array(await readFile(path))
+				const size = (await lstat(path)).size;
+				total += size;
+				if (size > exportZipLimits.maximumEntryBytes || total > exportZipLimits.maximumTotalBytes) {
+					throw new UsageError(
+						`${name} makes the export larger than ${exportZipLimits.maximumTotalBytes / (1024 * 1024)} MB (or one file over ${exportZipLimits.maximumEntryBytes / (1024 * 1024)} MB); refusing to read it`
+					);
+				}
+				files.set(name, new Uint8Array(await readFile(path)));
+			} else {
+				throw new UsageError(
+					`${name} is not a file, a folder or a link (a device, socket or pipe)`
 				);
 			}
 		}
 	};
 	await walk(folder);
-	return entries;
+	return { files, links };
+}
+
+/** The files under `folder` (links left out); see `readFolderExport`. */
+export async function readFolderEntries(folder: string): Promise<Map<string, Uint8Array>> {
+	return (await readFolderExport(folder)).files;
 }
 
 /** Loads one export from a folder or a .zip, or explains why it is not one. */
 export async function loadExport(source: string): Promise<LoadedExport> {
 	const info = await stat(source).catch(() => null);
 	if (!info) throw new UsageError(`${source} does not exist`);
-	let entries: Map<string, Uint8Array>;
-	if (info.isDirectory()) {
-		entries = await readFolderEntries(source);
-	} else {
-		try {
-			entries = unzipEntries(new Uint8Array(await readFile(source)));
-		} catch (error) {
-			throw new UsageError(`${source} is not a readable zip: ${(error as Error).message}`);
+	let entries: ExportEntries;
+	try {
+		if (info.isDirectory()) {
+			entries = await readFolderExport(source);
+		} else {
+			if (info.size > exportZipLimits.maximumTotalBytes) {
+				throw new UsageError(
+					`${source} is larger than ${exportZipLimits.maximumTotalBytes / (1024 * 1024)} MB`
+				);
+			}
+			try {
+				entries = unzipExport(new Uint8Array(await readFile(source)));
+			} catch (error) {
+				throw new UsageError(`${source} is not a readable export zip: ${(error as Error).message}`);
+			}
 		}
+	} catch (error) {
+		if (error instanceof UsageError) throw error;
+		const code = (error as NodeJS.ErrnoException).code;
+		throw new UsageError(`cannot read ${source}: ${code ?? (error as Error).message}`);
 	}
 	const loaded = readExportFiles(entries);
 	if ('error' in loaded) throw new UsageError(`${source}: ${loaded.error}`);

@@ -1,7 +1,18 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import {
+	lstat,
+	mkdir,
+	mkdtemp,
+	readdir,
+	readFile,
+	readlink,
+	stat,
+	writeFile
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
 import { formatIntentsError, parseIntents } from '../../hooks/intents/parse-intents.js';
 import { exportOrchestration } from '../../hooks/ledger/export.js';
+import { normalizeWorkspacePath } from '../../hooks/paths/normalize-path.js';
 import type { LedgerEvent } from '../../hooks/ledger/ledger-event.js';
 import { MemoryLedger } from '../../hooks/ledger/memory-ledger.js';
 import { verifyLedger } from '../../hooks/ledger/verify.js';
@@ -18,6 +29,7 @@ import { parseReplayScript, type ReplayStep } from '../../hooks/replay/replay-sc
 import { DiskWorkspaceFiles } from '../../sandbox/local/disk-workspace-files.js';
 import { createLocalSandbox } from '../../sandbox/local/local-sandbox.js';
 import { nodeContentHash, randomIds, systemClock, timerScheduler } from './node-ports.js';
+import { unrecordedFolders } from './read-export-source.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
 import { packageVersion } from './package-version.js';
@@ -37,8 +49,9 @@ export async function replayCommand(
 			'replay takes one script: threadline replay <script.yaml|json> --workspace <dir>'
 		);
 	const scriptPath = positional[0] as string;
-	const workspace = values.get('workspace');
-	if (!workspace) throw new UsageError('replay needs --workspace <dir>');
+	const workspaceOption = values.get('workspace');
+	if (!workspaceOption) throw new UsageError('replay needs --workspace <dir>');
+	const workspace: string = workspaceOption;
 	const approveDefault = values.get('approve') ?? 'none';
 	if (approveDefault !== 'all' && approveDefault !== 'none')
 		throw new UsageError('--approve must be all or none');
@@ -84,70 +97,116 @@ export async function replayCommand(
 		toolVersion: packageVersion()
 	});
 
+	let failure: string | null = null;
+	let unmet = 0;
 	try {
 		if (previousEvents.length === 0) {
-			const paths = (await listWorkspaceFiles(sandbox.fs)).filter(
-				(path) => !path.startsWith(`${orchestrationFolder}/`)
-			);
-			await pipeline.recordWorkspaceSnapshot(paths);
+			const { paths, links } = await listWorkspaceEntries(workspace);
+			await pipeline.recordWorkspaceSnapshot(paths, 'workspace', { links });
 		}
-		let unmet = 0;
 		for (const [index, step] of script.steps.entries()) {
 			const number = index + 1;
 			currentStep = step;
-			const sessionId = step.session ?? defaultSessionId;
-			const session = state.session(sessionId);
-			session.modelId = script.sessions?.[sessionId]?.model ?? script.model;
-			session.name = script.sessions?.[sessionId]?.name ?? sessionId;
-			if ('say' in step) {
-				output.err(`[${sessionId}] ${step.say}`);
-			} else if ('human_edit' in step) {
-				await pipeline.recordHumanEdit({
-					path: step.human_edit.path,
-					content: step.human_edit.content
-				});
-				output.err(`[human] edited ${step.human_edit.path}`);
-			} else {
-				const outcome = await pipeline.run({
-					sessionId,
-					toolCallId: `step-${number}-${randomIds.uuid().slice(0, 8)}`,
-					tool: step.call,
-					input: step.input
-				});
-				output.out(
-					JSON.stringify(
-						outcome.ok
-							? {
-									step: number,
-									session: sessionId,
-									tool: step.call,
-									ok: true,
-									output: outcome.output
-								}
-							: {
-									step: number,
-									session: sessionId,
-									tool: step.call,
-									ok: false,
-									error: outcome.error
-								}
-					)
-				);
-				const got = outcome.ok ? 'ok' : outcome.error.code;
-				if (step.expect && step.expect !== got) {
-					unmet++;
-					output.err(`step ${number}: expected ${step.expect}, got ${got}`);
-				}
+			try {
+				unmet += await runStep(step, number);
+			} catch (error) {
+				// A failing step stops the run, but what already happened is still exported below.
+				failure = `step ${number}: ${plainMessage(error)}`;
+				break;
 			}
 		}
-		await writeOrchestration(workspace, state, await ledger.events(), sandbox.fs);
-		if (unmet > 0) {
-			output.err(`${unmet} step(s) did not give the expected result`);
+	} catch (error) {
+		failure = `the replay could not start: ${plainMessage(error)}`;
+	} finally {
+		await sandbox.dispose().catch(() => undefined);
+	}
+
+	const written = await writeOrchestration(workspace, state, await ledger.events());
+	if (written.fallback) {
+		output.err(
+			`could not write ${written.problem}; the ledger was written to ${written.fallback} instead`
+		);
+		failure ??= `could not write the export into ${workspace}: ${written.problem}`;
+	}
+	if (failure) {
+		output.err(`replay stopped: ${failure}`);
+		return 1;
+	}
+	if (unmet > 0) {
+		output.err(`${unmet} step(s) did not give the expected result`);
+		return 1;
+	}
+	return 0;
+
+	/** Runs one step; 1 when it ran but its `expect` was not met. Throws when it could not run. */
+	async function runStep(step: ReplayStep, number: number): Promise<number> {
+		const sessionId = step.session ?? defaultSessionId;
+		const session = state.session(sessionId);
+		session.modelId = script.sessions?.[sessionId]?.model ?? script.model;
+		session.name = script.sessions?.[sessionId]?.name ?? sessionId;
+		if ('say' in step) {
+			output.err(`[${sessionId}] ${step.say}`);
+			return 0;
+		}
+		if ('human_edit' in step) {
+			await refuseUnsafeHumanEdit(workspace, step.human_edit.path);
+			await pipeline.recordHumanEdit({
+				path: step.human_edit.path,
+				content: step.human_edit.content
+			});
+			output.err(`[human] edited ${step.human_edit.path}`);
+			return 0;
+		}
+		const outcome = await pipeline.run({
+			sessionId,
+			toolCallId: `step-${number}-${randomIds.uuid().slice(0, 8)}`,
+			tool: step.call,
+			input: step.input
+		});
+		output.out(
+			JSON.stringify(
+				outcome.ok
+					? { step: number, session: sessionId, tool: step.call, ok: true, output: outcome.output }
+					: { step: number, session: sessionId, tool: step.call, ok: false, error: outcome.error }
+			)
+		);
+		const got = outcome.ok ? 'ok' : outcome.error.code;
+		if (step.expect && step.expect !== got) {
+			output.err(`step ${number}: expected ${step.expect}, got ${got}`);
 			return 1;
 		}
 		return 0;
-	} finally {
-		await sandbox.dispose();
+	}
+}
+
+function plainMessage(error: unknown): string {
+	const code = (error as NodeJS.ErrnoException | null)?.code;
+	const message = error instanceof Error ? error.message : String(error);
+	return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/**
+ * A person's edit in a replay must name a file inside the workspace, reached without a symbolic
+ * link on the way (a link could lead out of the workspace or into `.git/`), and not a folder.
+ */
+async function refuseUnsafeHumanEdit(workspace: string, path: string): Promise<void> {
+	const normalised = normalizeWorkspacePath(path);
+	if (!normalised.ok)
+		throw new Error(`human_edit on ${JSON.stringify(path)}: ${normalised.reason}`);
+	let current = workspace;
+	for (const segment of normalised.path.split('/')) {
+		current = join(current, segment);
+		const info = await lstat(current).catch(() => null);
+		if (!info) return;
+		if (info.isSymbolicLink()) {
+			throw new Error(
+				`human_edit on ${JSON.stringify(path)}: ${relative(workspace, current).split(sep).join('/')} is a symbolic link; edits never go through links`
+			);
+		}
+	}
+	const info = await lstat(current).catch(() => null);
+	if (info?.isDirectory()) {
+		throw new Error(`human_edit on ${JSON.stringify(path)}: that is a folder, not a file`);
 	}
 }
 
@@ -164,10 +223,21 @@ function answerFor(step: ReplayStep | null, approveDefault: 'all' | 'none'): App
 	return typeof approve === 'boolean' ? { approved: approve } : approve;
 }
 
+/** Scripts and intents files are small; anything else is refused before it is read. */
+const maximumInputBytes = 16 * 1024 * 1024;
+
 async function readText(path: string, what: string): Promise<string> {
 	try {
+		const info = await stat(path);
+		if (!info.isFile()) throw new UsageError(`${what} ${path} is not a file`);
+		if (info.size > maximumInputBytes) {
+			throw new UsageError(
+				`${what} ${path} is larger than ${maximumInputBytes / (1024 * 1024)} MB`
+			);
+		}
 		return await readFile(path, 'utf8');
 	} catch (error) {
+		if (error instanceof UsageError) throw error;
 		throw new UsageError(
 			`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`
 		);
@@ -195,35 +265,59 @@ async function loadPreviousLedger(workspace: string): Promise<LedgerEvent[]> {
 		.map((line) => JSON.parse(line) as LedgerEvent);
 }
 
-async function listWorkspaceFiles(
-	fs: import('../../hooks/tools/sandbox-ports.js').SandboxFileSystem,
-	folder = ''
-): Promise<string[]> {
+/**
+ * The starting workspace straight from disk, never following links: every file (`.orchestration/`
+ * and `.git/` included: verify checks both) and every symbolic link with its target.
+ */
+async function listWorkspaceEntries(
+	workspace: string
+): Promise<{ paths: string[]; links: Record<string, string> }> {
 	const paths: string[] = [];
-	for (const entry of await fs.readdir(folder)) {
-		const path = folder ? `${folder}/${entry.name}` : entry.name;
-		if (entry.kind === 'directory') {
-			if (entry.name === '.git' || entry.name === 'node_modules') continue;
-			paths.push(...(await listWorkspaceFiles(fs, path)));
-		} else paths.push(path);
-	}
-	return paths;
+	const links: Record<string, string> = {};
+	const walk = async (folder: string): Promise<void> => {
+		for (const child of await readdir(folder, { withFileTypes: true })) {
+			const location = join(folder, child.name);
+			const path = relative(workspace, location).split(sep).join('/');
+			if (child.isSymbolicLink()) links[path] = await readlink(location);
+			else if (child.isDirectory()) {
+				if (!unrecordedFolders.has(child.name)) await walk(location);
+			} else if (child.isFile()) paths.push(path);
+		}
+	};
+	await walk(workspace);
+	return { paths, links };
 }
 
+/**
+ * Writes `.orchestration/` (the ledger, the derived files, the intents). If the workspace refuses
+ * (a folder where a file goes, a full disk), the same files go to a fresh temporary folder so the
+ * ledger of what happened is never lost.
+ */
 async function writeOrchestration(
 	workspace: string,
 	state: GovernanceState,
-	events: readonly LedgerEvent[],
-	fs: import('../../hooks/tools/sandbox-ports.js').SandboxFileSystem
-): Promise<void> {
-	const agentMd = (await fs.stat(agentNotesPath)) ? await fs.readTextFile(agentNotesPath) : '';
+	events: readonly LedgerEvent[]
+): Promise<{ fallback: string | null; problem: string | null }> {
+	const intentsOnDisk = await readFile(join(workspace, activeIntentsPath), 'utf8').catch(
+		() => null
+	);
+	const agentMd = await readFile(join(workspace, agentNotesPath), 'utf8').catch(() => '');
 	const files = exportOrchestration({
 		events,
-		activeIntentsYaml: state.intentsYaml,
-		agentMd,
-		intents: state.intents.intents
+		activeIntentsYaml: intentsOnDisk ?? state.intentsYaml,
+		agentMd
 	});
-	await mkdir(join(workspace, orchestrationFolder), { recursive: true });
-	for (const [name, content] of files)
-		await writeFile(join(workspace, orchestrationFolder, name), content);
+	try {
+		await writeAll(join(workspace, orchestrationFolder), files);
+		return { fallback: null, problem: null };
+	} catch (error) {
+		const fallback = await mkdtemp(join(tmpdir(), 'threadline-replay-'));
+		await writeAll(fallback, files);
+		return { fallback, problem: plainMessage(error) };
+	}
+}
+
+async function writeAll(folder: string, files: ReadonlyMap<string, string>): Promise<void> {
+	await mkdir(folder, { recursive: true });
+	for (const [name, content] of files) await writeFile(join(folder, name), content);
 }

@@ -85,6 +85,8 @@ async function reportOf(loaded: LoadedExport) {
 		auditJsonl: loaded.auditJsonl,
 		traceJsonl: loaded.traceJsonl,
 		files: loaded.files,
+		links: loaded.links,
+		orchestrationFiles: loaded.orchestrationFiles,
 		hasher: nodeContentHash
 	});
 	return { report: buildReport(events, intents), verified: verification.ok };

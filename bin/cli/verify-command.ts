@@ -17,6 +17,8 @@ export async function verifyCommand(
 		auditJsonl: loaded.auditJsonl,
 		traceJsonl: loaded.traceJsonl,
 		files: loaded.files,
+		links: loaded.links,
+		orchestrationFiles: loaded.orchestrationFiles,
 		hasher: nodeContentHash
 	});
 	if (flags.has('json')) {
@@ -45,13 +47,25 @@ export async function verifyCommand(
 		output.out(`    changed with no record: ${path}`);
 	for (const path of files.unattributed.slice(0, 10)) output.out(`    unattributed: ${path}`);
 	for (const path of files.missing.slice(0, 10)) output.out(`    missing: ${path}`);
+	for (const problem of (files.linkProblems ?? []).slice(0, 10)) output.out(`    link: ${problem}`);
+	for (const problem of (files.protectedChanges ?? []).slice(0, 10))
+		output.out(`    protected: ${problem}`);
+	const orchestration = report.orchestration;
+	if (orchestration) {
+		output.out(
+			`  .orchestration: ${orchestration.checked.length} file(s) checked; ${orchestration.problems.length === 0 ? 'all as the ledger says' : `${orchestration.problems.length} problem(s)`}`
+		);
+		for (const problem of orchestration.problems.slice(0, 10)) output.out(`    ${problem}`);
+	}
 	if (report.classMismatches.length) {
 		output.out(
 			`  note: ${report.classMismatches.length} record(s) declared a different mutation class than computed`
 		);
 	}
 	if (report.ok) {
-		output.out('OK: chain, schema and content hashes hold');
+		output.out(
+			'OK: chain, schema and content hashes hold; links and every .orchestration/ file match the ledger (node_modules/ is not checked)'
+		);
 		return 0;
 	}
 	output.err(`FAILED: ${report.firstFailure ?? 'see above'}`);

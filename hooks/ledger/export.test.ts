@@ -5,6 +5,13 @@ import { buildMixedLedger } from './ledger-test-fixtures.js';
 import { renderIntentMap } from './intent-map.js';
 import type { Intent } from '../intents/intent.js';
 
+const intentsYaml = `active_intents:
+  - id: INT-001
+    name: JWT Authentication Migration
+    status: IN_PROGRESS
+    owned_scope: ["src/auth/**"]
+`;
+
 const intents: Intent[] = [
 	{
 		id: 'INT-001',
@@ -23,7 +30,7 @@ describe('exportOrchestration', () => {
 		const { events } = await buildMixedLedger();
 		const files = exportOrchestration({
 			events,
-			activeIntentsYaml: 'yaml\n',
+			activeIntentsYaml: intentsYaml,
 			agentMd: '# A\n',
 			intents
 		});
@@ -34,9 +41,37 @@ describe('exportOrchestration', () => {
 			'AGENT.md',
 			'active_intents.yaml'
 		]);
-		expect(files.get('active_intents.yaml')).toBe('yaml\n');
+		expect(files.get('active_intents.yaml')).toBe(intentsYaml);
+		// A ledger without snapshot texts (older ledgers) keeps the given AGENT.md.
 		expect(files.get('AGENT.md')).toBe('# A\n');
+		// The intents come from the exported YAML itself, exactly as verify reads them.
 		expect(files.get('intent_map.md')).toBe(renderIntentMap(events, intents));
+	});
+
+	it('recomputes AGENT.md from the snapshot text and the lessons, ignoring the given text', async () => {
+		const { events } = await buildMixedLedger();
+		const snapshot = {
+			...events[0],
+			type: 'workspace-snapshot',
+			files: {},
+			texts: { 'AGENT.md': '# Start\n' }
+		} as unknown as (typeof events)[number];
+		const lesson = {
+			...events[1],
+			type: 'lesson-record',
+			intent_id: 'INT-001',
+			lesson: 'line one\r## Fake heading\nline two',
+			category: 'testing',
+			source: 'agent'
+		} as unknown as (typeof events)[number];
+		const files = exportOrchestration({
+			events: [snapshot, lesson],
+			activeIntentsYaml: intentsYaml,
+			agentMd: 'tampered on disk\n'
+		});
+		expect(files.get('AGENT.md')).toBe(
+			'# Start\n\n## Lessons\n\n- (INT-001, testing): line one ## Fake heading line two\n'
+		);
 	});
 
 	it('writes every event as one canonical line with a trailing newline', async () => {

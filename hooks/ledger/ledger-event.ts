@@ -84,8 +84,29 @@ export type LedgerEventBody =
 			tool_call_id: string;
 			message: string;
 	  })
-	/** The starting workspace: every file's `sha256:` hash, so verify can tell recorded from unrecorded changes. */
-	| (EventBase & { type: 'workspace-snapshot'; files: Record<string, string> });
+	/**
+	 * The system (never an agent tool) rewrote a governance file, e.g. `active_intents.yaml` after an
+	 * approved scope expansion or a completion: every version is in the ledger, so verify can check
+	 * the exported file against the last one (a scope widened afterwards fails).
+	 */
+	| (EventBase & {
+			type: 'governance-file-write';
+			path: string;
+			file_hash: string;
+			content: string;
+	  })
+	/**
+	 * The starting workspace: every file's `sha256:` hash (`.orchestration/` and `.git/` included),
+	 * so verify can tell recorded from unrecorded changes. `links`: symbolic links (path → target),
+	 * never followed. `texts`: the starting text of the `.orchestration/` files that derived files
+	 * grow from (`AGENT.md`), so verify can recompute them; absent in ledgers older than that.
+	 */
+	| (EventBase & {
+			type: 'workspace-snapshot';
+			files: Record<string, string>;
+			links?: Record<string, string>;
+			texts?: Record<string, string>;
+	  });
 
 export type LedgerEventType = LedgerEventBody['type'];
 

@@ -1,12 +1,24 @@
-import { unzipSync, zipSync, type Zippable } from 'fflate';
+import { zipSync, type Zippable } from 'fflate';
+import { EntryPathSet, canonicalEntryPath } from '../paths/normalize-path.js';
+import { exportZipLimits, readZip, ZipReadError, type ZipLimits } from '../zip/read-zip.js';
 
 export interface ExportFiles {
 	auditJsonl: string;
 	traceJsonl: string;
 	/** The workspace: every file outside `.orchestration/`, by relative path. */
 	files: Map<string, Uint8Array>;
+	/** Symbolic links of the workspace (never followed), by path, to their target as written. */
+	links: Map<string, string>;
 	/** The files of `.orchestration/` by their path inside it, as text. */
 	orchestration: Map<string, string>;
+	/** The same files as bytes, for verify's byte-for-byte checks. */
+	orchestrationFiles: Map<string, Uint8Array>;
+}
+
+/** The entries of a folder or a zip: files by path, and links (path → target), never followed. */
+export interface ExportEntries {
+	files: Map<string, Uint8Array>;
+	links?: Map<string, string>;
 }
 
 const orchestrationFolder = '.orchestration/';
@@ -15,22 +27,41 @@ const traceName = 'agent_trace.jsonl';
 const decoder = new TextDecoder();
 /** 1980-01-01, the earliest date a zip can hold: no clock, reproducible bytes. */
 const fixedZipDate = new Date(1980, 0, 1, 12, 0, 0);
+/** Zip tools' litter that is not part of anyone's export. */
+const ignoredTopFolder = '__MACOSX/';
+/** Unix "made by" and a symbolic link's mode, as `zip -y` and Info-ZIP write them. */
+const unixOs = 3;
+const symbolicLinkAttributes = (0o120777 << 16) >>> 0;
 
 /**
  * Finds an export in the entries of a folder or a zip. The export's root is either the top level
- * or one folder down (zips of a folder usually carry its name); entries outside that root, like a
- * zip tool's `__MACOSX/`, are ignored.
+ * or one folder down (zips of a folder usually carry its name). Every name must be canonical and
+ * unique (see `canonicalEntryPath`): an export with `src\db\users.ts`, `./x`, `a//b`, `..`, an
+ * absolute path or two entries for one file is refused, naming the entry, so what verify checks is
+ * what any unzip tool extracts. Entries outside the root are refused too (only `__MACOSX/` is
+ * ignored): verify never says OK about files it did not look at.
  */
-export function readExportFiles(entries: Map<string, Uint8Array>): ExportFiles | { error: string } {
-	const normalised = new Map<string, Uint8Array>();
-	for (const [path, content] of entries) {
-		const clean = path.replaceAll('\\', '/').replace(/^(\.\/)+/, '');
-		if (clean === '' || clean.endsWith('/')) continue;
-		normalised.set(clean, content);
+export function readExportFiles(
+	input: Map<string, Uint8Array> | ExportEntries
+): ExportFiles | { error: string } {
+	const source: ExportEntries = input instanceof Map ? { files: input } : input;
+	const names = new EntryPathSet();
+	const all = new Map<string, { content: Uint8Array } | { link: string }>();
+	for (const [name, content] of source.files) {
+		if (name.startsWith(ignoredTopFolder)) continue;
+		const added = names.add(name);
+		if (!added.ok) return { error: `invalid export: ${added.reason}` };
+		all.set(added.path, { content });
+	}
+	for (const [name, target] of source.links ?? []) {
+		if (name.startsWith(ignoredTopFolder)) continue;
+		const added = names.add(name);
+		if (!added.ok) return { error: `invalid export: ${added.reason}` };
+		all.set(added.path, { link: target });
 	}
 
 	const roots = new Set<string>();
-	for (const path of normalised.keys()) {
+	for (const path of all.keys()) {
 		const match = /^(?:([^/]+)\/)?\.orchestration\/audit\.jsonl$/.exec(path);
 		if (match) roots.add(match[1] === undefined ? '' : `${match[1]}/`);
 	}
@@ -39,7 +70,8 @@ export function readExportFiles(entries: Map<string, Uint8Array>): ExportFiles |
 			error: `no ${orchestrationFolder}${auditName} found (looked at the top level and one folder down); is this a Threadline export?`
 		};
 	}
-	// A root-level export wins over folders next to it; several folders are ambiguous.
+	// A root-level export wins over folders next to it (they are its workspace files); several
+	// folders are ambiguous.
 	if (roots.size > 1 && !roots.has('')) {
 		const names = [...roots]
 			.sort()
@@ -48,76 +80,99 @@ export function readExportFiles(entries: Map<string, Uint8Array>): ExportFiles |
 		return { error: `several exports found (${names}); give one export at a time` };
 	}
 	const root = roots.has('') ? '' : ([...roots][0] as string);
-	const auditBytes = normalised.get(`${root}${orchestrationFolder}${auditName}`);
-	const traceBytes = normalised.get(`${root}${orchestrationFolder}${traceName}`);
-	if (!auditBytes) return { error: `no ${orchestrationFolder}${auditName} found` };
-	if (!traceBytes) {
+	const auditEntry = all.get(`${root}${orchestrationFolder}${auditName}`);
+	const traceEntry = all.get(`${root}${orchestrationFolder}${traceName}`);
+	if (!auditEntry) return { error: `no ${orchestrationFolder}${auditName} found` };
+	if (!traceEntry) {
 		return {
 			error: `${root}${orchestrationFolder}${auditName} is there but ${root}${orchestrationFolder}${traceName} is missing`
 		};
 	}
 
 	const files = new Map<string, Uint8Array>();
+	const links = new Map<string, string>();
 	const orchestration = new Map<string, string>();
-	for (const [path, content] of normalised) {
-		if (!path.startsWith(root)) continue;
+	const orchestrationFiles = new Map<string, Uint8Array>();
+	for (const [path, entry] of all) {
+		if (!path.startsWith(root)) {
+			return {
+				error: `invalid export: entry "${path}" lies outside the export's folder "${root.slice(0, -1)}"`
+			};
+		}
 		const relative = path.slice(root.length);
 		if (relative.startsWith(orchestrationFolder)) {
-			orchestration.set(relative.slice(orchestrationFolder.length), decoder.decode(content));
+			if ('link' in entry) {
+				return { error: `invalid export: ${path} is a symbolic link inside .orchestration/` };
+			}
+			const name = relative.slice(orchestrationFolder.length);
+			orchestration.set(name, decoder.decode(entry.content));
+			orchestrationFiles.set(name, entry.content);
+		} else if ('link' in entry) {
+			links.set(relative, entry.link);
 		} else {
-			files.set(relative, content);
+			files.set(relative, entry.content);
 		}
 	}
 	return {
-		auditJsonl: decoder.decode(auditBytes),
-		traceJsonl: decoder.decode(traceBytes),
+		auditJsonl: orchestration.get(auditName) ?? '',
+		traceJsonl: orchestration.get(traceName) ?? '',
 		files,
-		orchestration
+		links,
+		orchestration,
+		orchestrationFiles
 	};
 }
 
-/** Refuses paths that could land outside the folder they are unpacked into. */
-function assertSafeEntryPath(path: string, where: string): void {
-	const slashed = path.replaceAll('\\', '/');
-	const unsafe =
-		slashed.startsWith('/') ||
-		/^[A-Za-z]:/.test(slashed) ||
-		slashed.split('/').includes('..') ||
-		slashed.includes('\0');
-	if (unsafe) {
-		throw new Error(
-			`${where} entry "${path}" has an unsafe path (absolute or containing ".."); refusing it`
-		);
-	}
-}
-
-/** The files of a zip by path (folders left out). Throws on a corrupt zip or an unsafe path. */
-export function unzipEntries(bytes: Uint8Array): Map<string, Uint8Array> {
-	let unpacked: Record<string, Uint8Array>;
+/**
+ * The files and links of an untrusted zip (folders left out), within `limits`. Throws an Error
+ * whose message names the offending entry: a corrupt zip, a limit exceeded (entries, sizes,
+ * compression ratio), a name that is not canonical, or two entries for one file.
+ */
+export function unzipExport(
+	bytes: Uint8Array,
+	limits: ZipLimits = exportZipLimits
+): Required<ExportEntries> {
+	const files = new Map<string, Uint8Array>();
+	const links = new Map<string, string>();
+	let entries;
 	try {
-		unpacked = unzipSync(bytes);
+		entries = readZip(bytes, limits);
 	} catch (error) {
+		if (error instanceof ZipReadError) throw new Error(error.message, { cause: error });
 		throw new Error(`not a readable zip file (${(error as Error).message})`, { cause: error });
 	}
-	const entries = new Map<string, Uint8Array>();
-	for (const [path, content] of Object.entries(unpacked)) {
-		assertSafeEntryPath(path, 'zip');
-		if (path.endsWith('/') || path.endsWith('\\')) continue;
-		entries.set(path.replaceAll('\\', '/'), content);
+	for (const entry of entries) {
+		if (entry.kind === 'file') files.set(entry.path, entry.content);
+		else if (entry.kind === 'link') links.set(entry.path, decoder.decode(entry.content));
 	}
-	return entries;
+	return { files, links };
+}
+
+/** The files of a zip by path (folders and links left out); see `unzipExport`. */
+export function unzipEntries(bytes: Uint8Array, limits?: ZipLimits): Map<string, Uint8Array> {
+	return unzipExport(bytes, limits).files;
 }
 
 /**
  * A zip of the entries, in path order with a fixed date, so the same files always give the same
- * bytes. Throws on an unsafe path.
+ * bytes. Links are stored as links (Unix mode 120777, the target as content), as `zip -y` does.
+ * Throws on a path that is not canonical.
  */
-export function zipEntries(entries: Map<string, Uint8Array>): Uint8Array {
+export function zipEntries(
+	entries: Map<string, Uint8Array>,
+	links: ReadonlyMap<string, string> = new Map()
+): Uint8Array {
 	const zippable: Zippable = {};
-	for (const path of [...entries.keys()].sort()) {
-		assertSafeEntryPath(path, 'zip');
-		if (path === '' || path.endsWith('/')) throw new Error(`zip entry "${path}" has no file name`);
-		zippable[path] = [entries.get(path) as Uint8Array, {}];
+	const encoder = new TextEncoder();
+	const all = new Map<string, [Uint8Array, { os?: number; attrs?: number }]>();
+	for (const [path, content] of entries) all.set(path, [content, {}]);
+	for (const [path, target] of links) {
+		all.set(path, [encoder.encode(target), { os: unixOs, attrs: symbolicLinkAttributes }]);
+	}
+	for (const path of [...all.keys()].sort()) {
+		const canonical = canonicalEntryPath(path);
+		if (!canonical.ok) throw new Error(`zip entry has an unsafe path: ${canonical.reason}`);
+		zippable[path] = all.get(path) as [Uint8Array, { os?: number; attrs?: number }];
 	}
 	// Level 1: exports are large JSON lines; speed matters more than the last few percent of size.
 	return zipSync(zippable, { mtime: fixedZipDate, level: 1 });

@@ -7,6 +7,22 @@ export interface FilesCheck {
 	unattributed: string[];
 	missing: string[];
 	rangeMismatches: { path: string; seq: number }[];
+	/** Symbolic links that differ from the starting snapshot (added, removed, retargeted). */
+	linkProblems?: string[];
+	/** Recorded changes under `.git/`, which nothing may write. */
+	protectedChanges?: string[];
+}
+
+export function emptyFilesCheck(): Required<FilesCheck> {
+	return {
+		checked: 0,
+		contentMismatches: [],
+		unattributed: [],
+		missing: [],
+		rangeMismatches: [],
+		linkProblems: [],
+		protectedChanges: []
+	};
 }
 
 /** What the ledger says a path should hold after all its events. */
@@ -20,8 +36,10 @@ type ExpectedFile =
 			ranges: { start_line: number; end_line: number; content_hash: string }[];
 	  };
 
-/** The export's own folder is written by the export, not by the session: never checked. */
+/** The export's own folder is checked file by file in verify-orchestration.ts. */
 const orchestrationPrefix = '.orchestration/';
+/** `.git/` must stay as the starting snapshot recorded it: no record may change it. */
+const gitPrefix = '.git/';
 
 /**
  * Compares the exported workspace with what the ledger says: the last mutation record of each
@@ -31,18 +49,16 @@ const orchestrationPrefix = '.orchestration/';
  */
 export async function verifyWorkspaceFiles(
 	events: readonly unknown[],
-	files: ReadonlyMap<string, Uint8Array>
+	files: ReadonlyMap<string, Uint8Array>,
+	links: ReadonlyMap<string, string> = new Map()
 ): Promise<{ report: FilesCheck; failure: string | null }> {
-	const expected = expectedFiles(events);
-	const report: FilesCheck = {
-		checked: 0,
-		contentMismatches: [],
-		unattributed: [],
-		missing: [],
-		rangeMismatches: []
-	};
+	const { expected, expectedLinks, protectedChanges } = expectedFiles(events);
+	const report = emptyFilesCheck();
+	report.protectedChanges = protectedChanges;
+	const linkProblems = report.linkProblems;
 	// The first problem of each kind, reported in this order of gravity.
-	const first = { content: '', unattributed: '', missing: '', range: '' };
+	const first = { protected: '', content: '', unattributed: '', missing: '', range: '', link: '' };
+	if (protectedChanges[0]) first.protected = protectedChanges[0];
 	const note = (kind: keyof typeof first, message: string): void => {
 		if (first[kind] === '') first[kind] = message;
 	};
@@ -89,7 +105,27 @@ export async function verifyWorkspaceFiles(
 			note('missing', `${path}: the ledger says it exists, but the export does not contain it`);
 		}
 	}
-	const failure = first.content || first.unattributed || first.missing || first.range || null;
+	for (const path of [...new Set([...links.keys(), ...expectedLinks.keys()])].sort(compareText)) {
+		const actual = links.get(path);
+		const wanted = expectedLinks.get(path);
+		if (actual === wanted) continue;
+		const message =
+			wanted === undefined
+				? `${path}: a symbolic link (to ${JSON.stringify(actual)}) the starting snapshot does not have`
+				: actual === undefined
+					? `${path}: the starting snapshot has a symbolic link here (to ${JSON.stringify(wanted)}), the export does not`
+					: `${path}: a symbolic link to ${JSON.stringify(actual)}, but the starting snapshot says ${JSON.stringify(wanted)}`;
+		linkProblems.push(message);
+		note('link', message);
+	}
+	const failure =
+		first.protected ||
+		first.content ||
+		first.unattributed ||
+		first.missing ||
+		first.range ||
+		first.link ||
+		null;
 	return { report, failure };
 }
 
@@ -99,38 +135,63 @@ export async function verifyWorkspaceFiles(
  * the one before as the baseline; it never overrides a record, or a snapshot taken after an
  * unrecorded change would launder it).
  */
-function expectedFiles(events: readonly unknown[]): Map<string, ExpectedFile> {
+function expectedFiles(events: readonly unknown[]): {
+	expected: Map<string, ExpectedFile>;
+	expectedLinks: Map<string, string>;
+	protectedChanges: string[];
+} {
 	let baseline = new Map<string, ExpectedFile>();
+	const git = new Map<string, ExpectedFile>();
+	const expectedLinks = new Map<string, string>();
 	const recorded = new Map<string, ExpectedFile>();
+	const protectedChanges: string[] = [];
+	let snapshotSeen = false;
 	for (const event of events) {
 		if (!isObject(event)) continue;
 		if (event.type === 'workspace-snapshot' && isObject(event.files)) {
 			baseline = new Map();
-			for (const [path, hash] of Object.entries(event.files)) {
-				if (typeof hash === 'string' && !path.startsWith(orchestrationPrefix)) {
-					baseline.set(path, { source: 'baseline', hash });
+			for (const [rawPath, hash] of Object.entries(event.files)) {
+				const path = rawPath.normalize('NFC');
+				if (typeof hash !== 'string' || path.startsWith(orchestrationPrefix)) continue;
+				if (path.startsWith(gitPrefix)) {
+					// Only the starting snapshot speaks for .git/: a later one cannot launder a change.
+					if (!snapshotSeen) git.set(path, { source: 'baseline', hash });
+				} else baseline.set(path, { source: 'baseline', hash });
+			}
+			if (!snapshotSeen && isObject(event.links)) {
+				for (const [path, target] of Object.entries(event.links)) {
+					if (typeof target === 'string') expectedLinks.set(path.normalize('NFC'), target);
 				}
 			}
+			snapshotSeen = true;
 		} else if (event.type === 'mutation-record' && isObject(event.trace)) {
-			applyRecord(recorded, event.trace);
+			applyRecord(recorded, event.trace, protectedChanges, event.seq);
 		}
 	}
 	for (const [path, expectation] of recorded) baseline.set(path, expectation);
-	return baseline;
+	for (const [path, expectation] of git) baseline.set(path, expectation);
+	return { expected: baseline, expectedLinks, protectedChanges };
 }
 
-function applyRecord(expected: Map<string, ExpectedFile>, trace: Record<string, unknown>): void {
+function applyRecord(
+	expected: Map<string, ExpectedFile>,
+	trace: Record<string, unknown>,
+	protectedChanges: string[],
+	seq: unknown
+): void {
 	const links = isObject(trace.metadata) ? trace.metadata['dev.threadline'] : undefined;
 	if (!isObject(links) || !Array.isArray(trace.files)) return;
 	const deleted = links.operation === 'delete';
 	const hash = typeof links.file_hash === 'string' ? links.file_hash : null;
 	const traceSeq = typeof links.seq === 'number' ? links.seq : 0;
 	for (const file of trace.files) {
-		if (
-			!isObject(file) ||
-			typeof file.path !== 'string' ||
-			file.path.startsWith(orchestrationPrefix)
-		) {
+		if (!isObject(file) || typeof file.path !== 'string') continue;
+		const path = file.path.normalize('NFC');
+		if (path.startsWith(orchestrationPrefix)) continue;
+		if (path.startsWith(gitPrefix)) {
+			protectedChanges.push(
+				`${path}: the audit event seq ${typeof seq === 'number' ? seq : '?'} records a change under .git/, which nothing may write`
+			);
 			continue;
 		}
 		const ranges: { start_line: number; end_line: number; content_hash: string }[] = [];
@@ -140,7 +201,7 @@ function applyRecord(expected: Map<string, ExpectedFile>, trace: Record<string, 
 				if (isObject(range)) ranges.push(range as (typeof ranges)[number]);
 			}
 		}
-		expected.set(file.path, { source: 'record', hash: deleted ? null : hash, traceSeq, ranges });
+		expected.set(path, { source: 'record', hash: deleted ? null : hash, traceSeq, ranges });
 	}
 }
 

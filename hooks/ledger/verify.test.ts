@@ -100,8 +100,11 @@ describe('verifyLedger on an untouched export', () => {
 				contentMismatches: [],
 				unattributed: [],
 				missing: [],
-				rangeMismatches: []
+				rangeMismatches: [],
+				linkProblems: [],
+				protectedChanges: []
 			},
+			orchestration: null,
 			classMismatches: [
 				{
 					seq: 2,
@@ -343,7 +346,9 @@ describe('verifyLedger: workspace files', () => {
 			contentMismatches: [],
 			unattributed: [],
 			missing: [],
-			rangeMismatches: []
+			rangeMismatches: [],
+			linkProblems: [],
+			protectedChanges: []
 		});
 	});
 

@@ -3,13 +3,21 @@ import { validateTraceRecord } from './agent-trace-schema.js';
 import { canonicalJson } from './canonical-json.js';
 import { readJsonl, type JsonlEntry } from './read-jsonl.js';
 import { readLinks, verifyChain, type ChainKind } from './verify-chain.js';
-import { verifyWorkspaceFiles, type FilesCheck } from './verify-files.js';
+import { emptyFilesCheck, verifyWorkspaceFiles, type FilesCheck } from './verify-files.js';
+import { verifyOrchestrationFiles, type OrchestrationCheck } from './verify-orchestration.js';
 
 export interface VerifyInput {
 	auditJsonl: string;
 	traceJsonl: string;
 	/** The exported workspace by relative path; when given, file contents are checked too. */
 	files?: ReadonlyMap<string, Uint8Array>;
+	/** The workspace's symbolic links (path → target), compared with the starting snapshot. */
+	links?: ReadonlyMap<string, string>;
+	/**
+	 * The exported `.orchestration/` by name inside it, as bytes; when given, every file is checked
+	 * (derived files recomputed, governance files against their last recorded version).
+	 */
+	orchestrationFiles?: ReadonlyMap<string, Uint8Array>;
 	/** A faster sha256 for the two chains (the CLI passes Node's); Web Crypto otherwise. */
 	hasher?: ContentHasher;
 }
@@ -26,6 +34,8 @@ export interface VerifyReport {
 		invalid: { seq: number | null; line: number; errors: string[] }[];
 	};
 	files: FilesCheck;
+	/** The `.orchestration/` files; null when the caller gave none to check. */
+	orchestration?: OrchestrationCheck | null;
 	/** Where the agent declared another class than the one computed: reported, not a failure. */
 	classMismatches: { seq: number; path: string; declared: string; computed: string }[];
 	/** One line naming the first failing record, e.g. `audit.jsonl line 7 (seq 7): hash does not match its content`. */
@@ -96,28 +106,33 @@ export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
 	}
 	const invalid = [...invalidByLine.values()].sort((left, right) => left.line - right.line);
 
-	let files: FilesCheck = {
-		checked: 0,
-		contentMismatches: [],
-		unattributed: [],
-		missing: [],
-		rangeMismatches: []
-	};
+	const events = auditEntries.map((entry) => entry.value);
+	let files: FilesCheck = emptyFilesCheck();
 	let filesFailure: string | null = null;
 	if (input.files) {
-		const checked = await verifyWorkspaceFiles(
-			auditEntries.map((entry) => entry.value),
-			input.files
-		);
+		const checked = await verifyWorkspaceFiles(events, input.files, input.links);
 		files = checked.report;
 		filesFailure = checked.failure;
 	}
+	let orchestration: OrchestrationCheck | null = null;
+	if (input.orchestrationFiles) {
+		orchestration = await verifyOrchestrationFiles(
+			events,
+			auditEntries.map((entry) => entry.text),
+			traceEntries.map((entry) => entry.text),
+			input.orchestrationFiles
+		);
+	}
+	const orchestrationFailure = orchestration?.problems[0]
+		? `.orchestration/${orchestration.problems[0]}`
+		: null;
 
 	const firstInvalid = invalid[0];
 	const invalidFailure = firstInvalid
 		? `agent_trace.jsonl line ${firstInvalid.line}${firstInvalid.seq === null ? '' : ` (seq ${firstInvalid.seq})`}: ${firstInvalid.errors[0] ?? 'invalid'}`
 		: null;
-	const firstFailure = audit.failure ?? traceFailure ?? invalidFailure ?? filesFailure;
+	const firstFailure =
+		audit.failure ?? traceFailure ?? invalidFailure ?? orchestrationFailure ?? filesFailure;
 
 	return {
 		ok: firstFailure === null,
@@ -135,6 +150,7 @@ export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
 			invalid
 		},
 		files,
+		orchestration,
 		classMismatches: classMismatchesOf(traceEntries),
 		firstFailure
 	};

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isWithinFolder, normalizeWorkspacePath } from './normalize-path.js';
+import {
+	canonicalEntryPath,
+	EntryPathSet,
+	isWithinFolder,
+	normalizeWorkspacePath
+} from './normalize-path.js';
 
 function normalized(input: string, allowRoot = false): string {
 	const result = normalizeWorkspacePath(input, { allowRoot });
@@ -157,5 +162,83 @@ describe('isWithinFolder', () => {
 		['src/auth/jwt.ts', 'src/auth/', true]
 	])('isWithinFolder(%j, %j) is %s', (path, folder, expected) => {
 		expect(isWithinFolder(path, folder)).toBe(expected);
+	});
+});
+
+describe('canonicalEntryPath (strict, for export and zip readers)', () => {
+	it.each(['src/index.ts', '.orchestration/audit.jsonl', '...', 'a b/c.ts', '.git/config'])(
+		'accepts the canonical %j as is',
+		(name) => {
+			expect(canonicalEntryPath(name)).toEqual({ ok: true, path: name });
+		}
+	);
+
+	it('composes NFD to NFC', () => {
+		expect(canonicalEntryPath('docs/cafe\u0301.md')).toEqual({
+			ok: true,
+			path: 'docs/caf\u00e9.md'
+		});
+	});
+
+	it.each([
+		['src\\db\\users.ts', /backslash/],
+		['./src/a.ts', /"\." segment/],
+		['src/./a.ts', /"\." segment/],
+		['src//a.ts', /empty segment/],
+		['src/a.ts/', /empty segment/],
+		['../a.ts', /"\.\." segment/],
+		['src/../a.ts', /"\.\." segment/],
+		['/etc/passwd', /absolute/],
+		['C:/x', /absolute/],
+		['c:x', /absolute/],
+		['file:///etc/passwd', /absolute/],
+		['~/x', /home folder/],
+		['a\u0000b', /control character/],
+		['a\rb', /control character/],
+		[' /x', /whitespace/],
+		['', /empty/]
+	])('refuses %j rather than repairing it', (name, reason) => {
+		const result = canonicalEntryPath(name);
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.reason).toMatch(reason);
+	});
+
+	it('agrees with normalizeWorkspacePath on every name it accepts (property)', () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.constantFrom('a', 'B', '.', '..', '', ' ', '\\', 'é', 'e\u0301', '~', 'C:'), {
+					maxLength: 6
+				}),
+				(segments) => {
+					const name = segments.join('/');
+					const strict = canonicalEntryPath(name);
+					if (!strict.ok) return;
+					const lenient = normalizeWorkspacePath(name);
+					expect(lenient).toEqual(strict);
+					expect(strict.path).toBe(name.normalize('NFC'));
+				}
+			)
+		);
+	});
+});
+
+describe('EntryPathSet', () => {
+	it('refuses a second entry for the same file, naming both', () => {
+		const names = new EntryPathSet();
+		expect(names.add('docs/caf\u00e9.md')).toEqual({ ok: true, path: 'docs/caf\u00e9.md' });
+		expect(names.add('docs/cafe\u0301.md')).toEqual({
+			ok: false,
+			reason: 'entries "docs/café.md" and "docs/cafe\u0301.md" name the same file'
+		});
+		expect(names.add('docs/caf\u00e9.md')).toEqual({
+			ok: false,
+			reason: 'entry "docs/café.md" appears twice'
+		});
+	});
+
+	it('keeps case variants apart: each is checked against the ledger under its own name', () => {
+		const names = new EntryPathSet();
+		expect(names.add('src/a.ts').ok).toBe(true);
+		expect(names.add('src/A.ts').ok).toBe(true);
 	});
 });

@@ -121,3 +121,83 @@ export function isWithinFolder(path: string, folder: string): boolean {
 		(path.length > base.length && path.startsWith(base) && path[base.length] === '/')
 	);
 }
+
+/**
+ * The strict reading for names that come from outside a session — zip entries, folder exports,
+ * scenario files: a name is accepted only when it already is the one spelling the workspace uses
+ * (up to Unicode composition), never after folding. `src\db\users.ts`, `./x`, `a//b`, `a/./b`,
+ * `../x`, `/etc/x`, `C:\x` and control characters are refused rather than repaired, because a
+ * reader that repairs them can be shown one file while another unpacker extracts a different one.
+ * NFD is the exception: macOS writes it for names the shell created in NFC, so it is composed (and
+ * a second entry that composes to the same name is a duplicate, see `EntryPathSet`).
+ */
+export function canonicalEntryPath(name: string): NormalizedPathResult {
+	if (typeof name !== 'string' || name === '') {
+		return { ok: false, reason: 'the entry has an empty name' };
+	}
+	const control = controlCharacter.exec(name);
+	if (control) {
+		const code = control[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase();
+		return { ok: false, reason: `${jsonQuoted(name)} contains a control character (U+${code})` };
+	}
+	if (name.includes('\\')) {
+		return {
+			ok: false,
+			reason: `${jsonQuoted(name)} contains a backslash, which some tools read as a folder separator`
+		};
+	}
+	if (name.startsWith('/') || driveLetter.test(name) || urlScheme.test(name)) {
+		return { ok: false, reason: `${jsonQuoted(name)} is an absolute path` };
+	}
+	for (const segment of name.split('/')) {
+		if (segment === '') {
+			return {
+				ok: false,
+				reason: `${jsonQuoted(name)} has an empty segment ("//" or a trailing "/")`
+			};
+		}
+		if (segment === '.' || segment === '..') {
+			return { ok: false, reason: `${jsonQuoted(name)} has a "${segment}" segment` };
+		}
+	}
+	const normalised = normalizeWorkspacePath(name);
+	if (!normalised.ok) return normalised;
+	// Anything the lenient normaliser would still have changed (beyond NFC) is not canonical.
+	if (normalised.path !== name.normalize('NFC')) {
+		return { ok: false, reason: `${jsonQuoted(name)} is not in canonical form` };
+	}
+	return normalised;
+}
+
+/**
+ * Collects entry names strictly: each must be canonical (`canonicalEntryPath`) and no two may
+ * name the same file once composed, so an export cannot hold a decoy and a tampered copy of
+ * one path. `add` returns the refusal, naming the entry, or null.
+ */
+export class EntryPathSet {
+	private readonly original = new Map<string, string>();
+
+	add(name: string): { ok: true; path: string } | { ok: false; reason: string } {
+		const canonical = canonicalEntryPath(name);
+		if (!canonical.ok) return { ok: false, reason: `entry ${canonical.reason}` };
+		const earlier = this.original.get(canonical.path);
+		if (earlier !== undefined) {
+			return {
+				ok: false,
+				reason:
+					earlier === name
+						? `entry ${jsonQuoted(name)} appears twice`
+						: `entries ${jsonQuoted(earlier)} and ${jsonQuoted(name)} name the same file`
+			};
+		}
+		this.original.set(canonical.path, name);
+		return canonical;
+	}
+}
+
+/** Entry names are untrusted: JSON quoting shows control characters and backslashes plainly. */
+function jsonQuoted(name: string): string {
+	return name.length > 120
+		? `${JSON.stringify(name.slice(0, 120)).slice(0, -1)}…"`
+		: JSON.stringify(name);
+}

@@ -19,7 +19,12 @@ import type { AgentSession } from './agent-session.js';
 import { buildTraceRecord, type TraceAuthor } from './build-trace-record.js';
 import { CachedFileHashes } from './cached-file-hashes.js';
 import type { ApprovalRequest } from './decision.js';
-import { activeIntentsPath, intentIgnorePath, type GovernanceState } from './governance-state.js';
+import {
+	activeIntentsPath,
+	agentNotesPath,
+	intentIgnorePath,
+	type GovernanceState
+} from './governance-state.js';
 import { HookRegistry } from './hook-registry.js';
 import type { FileHashLookup, PreHookContext, ValidatedCall } from './hook-types.js';
 import { Mutex } from './mutex.js';
@@ -90,17 +95,36 @@ export class ToolPipeline {
 		this.files = options.files ?? new CachedFileHashes(options.fs);
 	}
 
-	/** Records the starting workspace so verify can tell recorded changes from unrecorded ones. */
-	async recordWorkspaceSnapshot(paths: string[], sessionId = 'workspace'): Promise<void> {
+	/**
+	 * Records the starting workspace so verify can tell recorded changes from unrecorded ones.
+	 * issue 7 (verify): `paths` should include `.orchestration/` and `.git/` (verify checks both);
+	 * `links` (path → target) are the workspace's symbolic links, never followed; the starting
+	 * text of `.orchestration/AGENT.md` goes in too, so verify can recompute AGENT.md.
+	 */
+	async recordWorkspaceSnapshot(
+		paths: string[],
+		sessionId = 'workspace',
+		extra: { links?: Record<string, string> } = {}
+	): Promise<void> {
 		const hashes: Record<string, string> = {};
 		for (const path of [...paths].sort()) {
 			const hash = await this.files.hashOf(path);
 			if (hash !== null) hashes[path] = hash;
 		}
+		const texts: Record<string, string> = {};
+		if ((await this.options.fs.stat(agentNotesPath))?.kind === 'file') {
+			texts['AGENT.md'] = await this.options.fs.readTextFile(agentNotesPath);
+		}
 		const release = await this.mutex.lock();
 		try {
 			await this.options.ledger.append([
-				{ type: 'workspace-snapshot', session_id: sessionId, files: hashes }
+				{
+					type: 'workspace-snapshot',
+					session_id: sessionId,
+					files: hashes,
+					...(extra.links && Object.keys(extra.links).length ? { links: extra.links } : {}),
+					texts
+				}
 			]);
 		} finally {
 			release();

@@ -15,10 +15,12 @@ describe('parseReplayScript', () => {
 		});
 	});
 
-	it('places syntax errors with the first line of the parser message', () => {
+	it('places syntax errors with a plain sentence', () => {
 		expect(parseReplayScript('a: 1\na: 2\n')).toEqual({
 			ok: false,
-			errors: [{ line: 2, column: 1, message: 'Map keys must be unique' }]
+			errors: [
+				{ line: 2, column: 1, message: 'The key "a" appears twice in the same map; keep one.' }
+			]
 		});
 		const unclosed = parseReplayScript('steps: [\n');
 		expect(unclosed.ok).toBe(false);
@@ -28,7 +30,13 @@ describe('parseReplayScript', () => {
 	it('places schema errors on the value at the path, or the closest node that exists', () => {
 		expect(parseReplayScript('steps:\n  - call: read_file\n    input: 3\n')).toEqual({
 			ok: false,
-			errors: [{ line: 2, column: 5, message: 'steps.0: Invalid input' }]
+			errors: [
+				{
+					line: 3,
+					column: 12,
+					message: 'steps.0.input: Invalid input: expected record, received number'
+				}
+			]
 		});
 		expect(parseReplayScript('{"steps": []}')).toEqual({
 			ok: false,
@@ -53,5 +61,32 @@ describe('parseReplayScript', () => {
 			ok: false,
 			errors: [{ line: 1, column: 1, message: 'Invalid input: expected object, received null' }]
 		});
+	});
+
+	it('refuses an alias bomb instead of expanding it', () => {
+		const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+		for (let level = 1; level < 9; level++) {
+			const previous = `*a${level - 1}`;
+			lines.push(`a${level}: &a${level} [${Array(10).fill(previous).join(', ')}]`);
+		}
+		lines.push('steps:', '  - say: *a8');
+		const result = parseReplayScript(lines.join('\n'));
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.errors[0]?.message).toMatch(/alias/i);
+	});
+
+	it('refuses a self-referencing alias with its line and column', () => {
+		const result = parseReplayScript('steps: &s\n  - say: hi\n  - *s\n');
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.errors[0]).toMatchObject({ line: 3, column: 5 });
+	});
+
+	it('points an unknown field at its key', () => {
+		const result = parseReplayScript('steps:\n  - say: hi\n    colour: red\n');
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.errors[0]).toMatchObject({ line: 3, column: 5 });
+			expect(result.errors[0]?.message).toMatch(/colour/);
+		}
 	});
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
-	locateYamlPath,
-	parseYamlWithPositions,
+	readYamlWithPositions,
 	type YamlMessage,
 	type YamlPathSegment
 } from '../yaml/yaml-position.js';
@@ -49,29 +48,71 @@ export type ReplayStep = ReplayScript['steps'][number];
 
 export type ReplayScriptError = YamlMessage;
 
-/** Parses a YAML (or JSON, a subset of YAML) replay script, with line:column on every error. */
+/** A script longer than this is not something a person (or a demo) wrote. */
+export const maximumScriptLength = 4 * 1024 * 1024;
+
+/**
+ * Parses a YAML (or JSON, a subset of YAML) replay script, with line:column on every error.
+ * Uses the same guarded reader as the intents file, so an alias bomb or a self-referencing alias
+ * is an error, not a hang; unknown fields and wrong types are errors too, before anything runs.
+ */
 export function parseReplayScript(
 	text: string
 ): { ok: true; script: ReplayScript } | { ok: false; errors: ReplayScriptError[] } {
-	const { yamlDocument, position } = parseYamlWithPositions(text);
-	if (yamlDocument.errors.length > 0) {
+	if (text.length > maximumScriptLength) {
 		return {
 			ok: false,
-			errors: yamlDocument.errors.map((error) => ({
-				...position(error.pos[0]),
-				message: error.message.split('\n')[0] ?? error.message
-			}))
+			errors: [
+				{
+					line: 1,
+					column: 1,
+					message: `the script is ${text.length} characters long; at most ${maximumScriptLength} are accepted`
+				}
+			]
 		};
 	}
-	const parsed = replayScriptSchema.safeParse(yamlDocument.toJS());
+	const read = readYamlWithPositions(text);
+	if (!read.ok) return { ok: false, errors: read.errors };
+	const parsed = replayScriptSchema.safeParse(read.yaml.data);
 	if (parsed.success) return { ok: true, script: parsed.data };
 	return {
 		ok: false,
-		errors: parsed.error.issues.map((issue) => {
+		errors: parsed.error.issues.flatMap(precise(read.yaml.data)).map((issue) => {
 			// The value at the path, or the closest node on the way there that exists.
-			const { valueOffset } = locateYamlPath(yamlDocument, issue.path as YamlPathSegment[]);
 			const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
-			return { ...position(valueOffset), message: `${where}${issue.message}` };
+			const position =
+				issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined
+					? read.yaml.keyAt([...(issue.path as YamlPathSegment[]), issue.keys[0]])
+					: read.yaml.valueAt(issue.path as YamlPathSegment[]);
+			return { ...position, message: `${where}${issue.message}` };
 		})
+	};
+}
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * "Invalid input" on a whole step says nothing: a step that names its kind (`call`, `human_edit`,
+ * `say`) is checked against that kind alone, so the message names the field that is wrong.
+ */
+function precise(data: unknown): (issue: Issue) => Issue[] {
+	return (issue) => {
+		const [first, index] = issue.path;
+		if (issue.code !== 'invalid_union' || first !== 'steps' || typeof index !== 'number') {
+			return [issue];
+		}
+		const step = (data as { steps?: unknown[] } | null)?.steps?.[index];
+		if (typeof step !== 'object' || step === null) return [issue];
+		const schema =
+			'call' in step
+				? callStep
+				: 'human_edit' in step
+					? humanEditStep
+					: 'say' in step
+						? sayStep
+						: null;
+		const result = schema?.safeParse(step);
+		if (!result || result.success) return [issue];
+		return result.error.issues.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
 	};
 }

@@ -1,7 +1,6 @@
 import type { LanguageModel } from 'ai';
 import { buildIntentContext } from '../../../hooks/context/intent-context.js';
 import { buildSystemPrompt } from '../../../hooks/context/system-prompt.js';
-import { exportOrchestration } from '../../../hooks/ledger/export.js';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import { verifyLedger, type VerifyReport } from '../../../hooks/ledger/verify.js';
 import type { IntentsError } from '../../../hooks/intents/parse-intents.js';
@@ -32,7 +31,7 @@ import {
 import type { AgentUIMessage } from '../agent/agent-tools.js';
 import { ApprovalQueue } from '../governance-ui/approval-queue.svelte.js';
 import type { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
-import { orchestrationZip, traceJsonl } from '../ledger/export-orchestration.js';
+import { orchestrationZip, exportVerifyInput, traceJsonl } from '../ledger/export-orchestration.js';
 import { downloadBytes } from '../workspace/file-transfer.js';
 import { AgentChat } from './agent-chat.svelte.js';
 import { browserPorts } from './browser-ports.js';
@@ -145,9 +144,9 @@ export class AgentRuntime {
 		const runtime = new AgentRuntime(options, state, intentsYaml);
 		if (options.ledger.lastSeq === 0 && options.ledger.writable) {
 			// The starting files, so verify can tell recorded changes from unrecorded ones.
-			const paths = [...options.snapshot().keys()].filter(
-				(path) => !path.startsWith('.orchestration/')
-			);
+			// issue 7 (verify): `.orchestration/` included, so verify can check active_intents.yaml
+			// and a scenario's other governance files against their starting versions.
+			const paths = [...options.snapshot().keys()];
 			await runtime.pipeline.recordWorkspaceSnapshot(paths);
 		}
 		return { runtime };
@@ -237,19 +236,17 @@ export class AgentRuntime {
 		await this.refreshYaml();
 	}
 
+	/** issue 7 (verify): checks exactly what "Export .orchestration" would write, as the CLI does. */
 	async verify(): Promise<VerifyReport> {
 		const events = await this.options.ledger.events();
-		const files = exportOrchestration({
-			events,
-			activeIntentsYaml: this.state.intentsYaml,
-			agentMd: '',
-			intents: this.state.intents.intents
-		});
-		return verifyLedger({
-			auditJsonl: files.get('audit.jsonl') ?? '',
-			traceJsonl: files.get('agent_trace.jsonl') ?? '',
-			files: this.options.snapshot()
-		});
+		return verifyLedger(
+			exportVerifyInput({
+				events,
+				activeIntentsYaml: this.state.intentsYaml,
+				intents: this.state.intents.intents,
+				files: this.options.snapshot()
+			})
+		);
 	}
 
 	async exportZip(): Promise<void> {

@@ -25,6 +25,8 @@ export const ledgerEventTypeLabels: Record<LedgerEventType, string> = {
 	'scope-expand': 'Scope expanded',
 	'lesson-record': 'Lesson recorded',
 	'hook-error': 'Hook error',
+	// issue 7 (verify): every system rewrite of active_intents.yaml is its own ledger event.
+	'governance-file-write': 'Governance file written',
 	'workspace-snapshot': 'Workspace snapshot'
 };
 
@@ -532,6 +534,9 @@ function rowOf(
 		case 'hook-error':
 			row.outcome = event.hook;
 			row.detail = event.message;
+			break;
+		case 'governance-file-write':
+			row.target = event.path;
 			break;
 		case 'workspace-snapshot': {
 			const count = Object.keys(event.files).length;

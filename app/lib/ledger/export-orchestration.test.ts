@@ -126,8 +126,9 @@ describe('orchestrationZipEntries', () => {
 			expect(decoder.decode(entries.get(`.orchestration/${name}`))).toBe(text);
 		}
 		expect(decoder.decode(entries.get('.orchestration/brief.md'))).toBe('The brief.\n');
+		// issue 7 (verify): AGENT.md is recomputed from the ledger (as verify does), never copied.
 		const given = orchestrationZipEntries({ ...input, agentMd: 'given' });
-		expect(decoder.decode(given.get('.orchestration/AGENT.md'))).toBe('given');
+		expect(decoder.decode(given.get('.orchestration/AGENT.md'))).toBe(core.get('AGENT.md'));
 	});
 
 	it('refuses a folder that is not a single name', async () => {

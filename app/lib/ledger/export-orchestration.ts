@@ -3,7 +3,8 @@ import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
 import { exportOrchestration } from '../../../hooks/ledger/export.js';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import { zipEntries } from '../../../hooks/ledger/read-export.js';
-import { agentNotesPath } from '../../../hooks/pipeline/governance-state.js';
+import type { VerifyInput } from '../../../hooks/ledger/verify.js';
+import { activeIntentsPath, agentNotesPath } from '../../../hooks/pipeline/governance-state.js';
 
 export interface OrchestrationZipInput {
 	/** The ledger's sealed events, in seq order. */
@@ -38,9 +39,12 @@ const decoder = new TextDecoder();
 export function orchestrationZipEntries(input: OrchestrationZipInput): Map<string, Uint8Array> {
 	const files = new Map(input.files);
 	const agentNotes = files.get(agentNotesPath);
+	// issue 7 (verify): the workspace's intents file is the last recorded version (a person may
+	// have saved YAML that does not parse; governance then keeps the last valid intents).
+	const intentsFile = files.get(activeIntentsPath);
 	const generated = exportOrchestration({
 		events: input.events,
-		activeIntentsYaml: input.activeIntentsYaml,
+		activeIntentsYaml: intentsFile ? decoder.decode(intentsFile) : input.activeIntentsYaml,
 		agentMd: input.agentMd ?? (agentNotes ? decoder.decode(agentNotes) : ''),
 		intents: input.intents
 	});
@@ -58,6 +62,26 @@ export function orchestrationZipEntries(input: OrchestrationZipInput): Map<strin
 	}
 	refuseSecrets(entries, input.secrets ?? [], prefix);
 	return entries;
+}
+
+/**
+ * issue 7 (verify): what verify checks for this export — exactly the entries the zip would hold,
+ * `.orchestration/` included — so the in-app Verify and `threadline verify` agree.
+ */
+export function exportVerifyInput(input: OrchestrationZipInput): VerifyInput {
+	const files = new Map<string, Uint8Array>();
+	const orchestrationFiles = new Map<string, Uint8Array>();
+	for (const [path, bytes] of orchestrationZipEntries({ ...input, folder: undefined })) {
+		if (path.startsWith(orchestrationFolder)) {
+			orchestrationFiles.set(path.slice(orchestrationFolder.length), bytes);
+		} else files.set(path, bytes);
+	}
+	return {
+		auditJsonl: decoder.decode(orchestrationFiles.get('audit.jsonl')),
+		traceJsonl: decoder.decode(orchestrationFiles.get('agent_trace.jsonl')),
+		files,
+		orchestrationFiles
+	};
 }
 
 /** The zip itself (deterministic bytes for the same entries). */

@@ -1,0 +1,18 @@
+/** CRC-32 (IEEE 802.3), the checksum every zip entry declares for its unpacked bytes. */
+const table = (() => {
+	const values = new Int32Array(256);
+	for (let index = 0; index < 256; index++) {
+		let value = index;
+		for (let bit = 0; bit < 8; bit++) value = value & 1 ? 0xedb88320 ^ (value >>> 1) : value >>> 1;
+		values[index] = value;
+	}
+	return values;
+})();
+
+export function crc32(bytes: Uint8Array): number {
+	let crc = -1;
+	for (let index = 0; index < bytes.length; index++) {
+		crc = (table[(crc ^ (bytes[index] as number)) & 0xff] as number) ^ (crc >>> 8);
+	}
+	return (crc ^ -1) >>> 0;
+}

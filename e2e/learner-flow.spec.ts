@@ -1,0 +1,183 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import {
+	startFakeOpenAIServer,
+	type FakeOpenAIServer,
+	type RecordedRequest
+} from './fixtures/fake-openai-server.js';
+import { openIde } from './ide-helpers.js';
+
+/**
+ * Issue 8: the learner's flow survives what ordinarily happens — a reload while the agent waits
+ * for an approval, a reload after it checked out an intent, a provider error before a reload.
+ */
+
+const apiKey = 'sk-threadline-e2e-learner-0123456789';
+let server: FakeOpenAIServer;
+
+test.beforeAll(async () => {
+	server = await startFakeOpenAIServer();
+});
+
+test.afterAll(async () => {
+	await server?.close();
+});
+
+function agentRegion(page: Page): Locator {
+	return page.getByRole('region', { name: 'Agent', exact: true });
+}
+
+async function sendToAgent(page: Page, text: string): Promise<void> {
+	const composer = page.getByRole('textbox', { name: 'Message to the agent' });
+	await composer.fill(text);
+	await composer.press('Enter');
+	await expect(agentRegion(page).getByRole('article', { name: 'You' }).last()).toContainText(text);
+}
+
+async function chooseFakeModel(page: Page): Promise<void> {
+	await page.getByRole('button', { name: 'Settings', exact: true }).click();
+	const settings = page.getByRole('dialog', { name: 'Settings' });
+	await settings.getByLabel('Provider').selectOption({ label: 'OpenAI-compatible' });
+	await settings.getByLabel('Model').fill('fake-model');
+	await settings.getByLabel('API key').fill(apiKey);
+	await settings.getByLabel('Base URL').fill(server.url);
+	await settings.getByRole('button', { name: 'Save' }).click();
+	await expect(settings).toBeHidden();
+}
+
+async function answer(dialog: Locator, button: 'Approve' | 'Reject'): Promise<void> {
+	const target = dialog.getByRole('button', { name: button, exact: true });
+	await expect(target).toHaveAttribute('aria-disabled', 'false');
+	await target.click();
+	await expect(dialog).toBeHidden();
+}
+
+/** After a reload the brief is not shown again; wait for the IDE and the agent column. */
+async function waitForIdeAfterReload(page: Page): Promise<void> {
+	await expect(page.getByRole('tree', { name: 'Workspace files' })).toBeVisible({
+		timeout: 30_000
+	});
+	await expect(page.getByRole('textbox', { name: 'Message to the agent' })).toBeVisible({
+		timeout: 30_000
+	});
+}
+
+function toolResult(request: RecordedRequest | undefined, toolCallId: string): string {
+	const message = request?.body?.messages?.find(
+		(candidate) => candidate.role === 'tool' && candidate.tool_call_id === toolCallId
+	);
+	if (!message) throw new Error(`The request carries no tool result for ${toolCallId}`);
+	return typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
+}
+
+const write = (id: string, path: string, content: string) => ({
+	id,
+	name: 'write_to_file',
+	arguments: { path, content, intent_id: 'INT-001', mutation_class: 'INTENT_EVOLUTION' }
+});
+
+test('a reload during an approval asks again, and the checked-out intent is kept', async ({
+	page
+}) => {
+	test.setTimeout(180_000);
+	const first = server.requests.length;
+	await openIde(page, 'jwt-auth');
+	await chooseFakeModel(page);
+	server.enqueue(
+		{
+			toolCalls: [
+				{ id: 'r-select', name: 'select_active_intent', arguments: { intent_id: 'INT-001' } }
+			]
+		},
+		{ toolCalls: [write('r-write', 'src/auth/jwt.ts', 'export const a = 1;\n')] }
+	);
+	await sendToAgent(page, 'Check out INT-001 and write src/auth/jwt.ts.');
+	const changeFiles = page.getByRole('dialog', { name: 'The agent wants to change files' });
+	await expect(changeFiles).toBeVisible({ timeout: 30_000 });
+
+	await page.reload();
+	await waitForIdeAfterReload(page);
+	// The approval is asked again, never silently lost, and the card is not "running…" forever.
+	await expect(changeFiles).toBeVisible({ timeout: 30_000 });
+	await expect(changeFiles).toContainText('src/auth/jwt.ts');
+	server.enqueue({ toolCalls: [write('r-second', 'src/auth/extra.ts', 'export const b = 2;\n')] });
+	await answer(changeFiles, 'Approve');
+	// The next write still holds INT-001: asked again, not blocked with intent_required.
+	await expect(changeFiles).toBeVisible({ timeout: 30_000 });
+	await expect(changeFiles).toContainText('src/auth/extra.ts');
+	const afterApproval = server.requests[server.requests.length - 1];
+	expect(toolResult(afterApproval, 'r-write')).not.toContain('"status":"error"');
+
+	// A second reload, after the intent was checked out: the lock still holds.
+	await page.reload();
+	await waitForIdeAfterReload(page);
+	await expect(changeFiles).toBeVisible({ timeout: 30_000 });
+	server.enqueue({ text: 'Both files are written.' });
+	await answer(changeFiles, 'Approve');
+	const agent = agentRegion(page);
+	await expect(agent).toContainText('Both files are written.', { timeout: 30_000 });
+	expect(toolResult(server.requests[server.requests.length - 1], 'r-second')).not.toContain(
+		'intent_required'
+	);
+	await expect(agent.getByTestId('tool-status').filter({ hasText: 'running…' })).toHaveCount(0);
+	expect(server.requests.length - first).toBe(5);
+
+	await page.getByRole('tab', { name: 'Trace', exact: true }).click();
+	await page.getByRole('button', { name: 'Verify' }).click();
+	await expect(page.getByText('Verified: the ledger is intact')).toBeVisible({ timeout: 30_000 });
+});
+
+test('a call cut off by a reload is resolved as interrupted and the model is told', async ({
+	page
+}) => {
+	test.setTimeout(180_000);
+	await openIde(page, 'jwt-auth');
+	await chooseFakeModel(page);
+	// The command waits for its approval; the stream never gets a second reply before the reload.
+	server.enqueue({
+		toolCalls: [
+			{ id: 'i-select', name: 'select_active_intent', arguments: { intent_id: 'INT-001' } }
+		]
+	});
+	server.enqueue({ text: 'Selected.', delayMs: 60_000 });
+	await sendToAgent(page, 'Check out INT-001.');
+	const agent = agentRegion(page);
+	await expect(agent.getByTestId('tool-status').first()).toHaveText('ok', { timeout: 30_000 });
+	await page.reload();
+	await waitForIdeAfterReload(page);
+	// No empty headings: every article has content.
+	for (const article of await agent.getByRole('article').all()) {
+		await expect(article).not.toHaveText(/^\s*\w+\s*$/);
+	}
+	// A new message: the intent is still checked out for this session.
+	server.enqueue(
+		{ toolCalls: [write('i-write', 'src/auth/jwt.ts', 'export const c = 3;\n')] },
+		{ text: 'Done.' }
+	);
+	await sendToAgent(page, 'Write src/auth/jwt.ts.');
+	const changeFiles = page.getByRole('dialog', { name: 'The agent wants to change files' });
+	await expect(changeFiles).toBeVisible({ timeout: 30_000 });
+	await answer(changeFiles, 'Approve');
+	await expect(agent).toContainText('Done.', { timeout: 30_000 });
+});
+
+test('a provider error survives a reload, is scrolled into view, and Retry sends again', async ({
+	page
+}) => {
+	test.setTimeout(120_000);
+	await openIde(page, 'jwt-auth');
+	await chooseFakeModel(page);
+	server.enqueue({ status: 500 });
+	await sendToAgent(page, 'Hello there.');
+	const alert = agentRegion(page).getByRole('alert');
+	await expect(alert).toBeVisible({ timeout: 30_000 });
+	await expect(alert).toBeInViewport();
+	const text = (await alert.innerText()).split('\n')[0] ?? '';
+	await page.reload();
+	await waitForIdeAfterReload(page);
+	await expect(alert).toContainText(text.slice(0, 30));
+	await expect(alert).toBeInViewport();
+	server.enqueue({ text: 'Hello, learner.' });
+	await alert.getByRole('button', { name: 'Retry' }).click();
+	await expect(agentRegion(page)).toContainText('Hello, learner.', { timeout: 30_000 });
+	await expect(alert).toHaveCount(0);
+});

@@ -54,6 +54,8 @@ export interface AgentRuntimeOptions {
 	scenarioId: string;
 	approvalPolicy: ApprovalPolicy;
 	demoScript: string | null;
+	/** The scenario's suggested prompts: the demo agent plays its script for these too. */
+	suggestedPrompts?: readonly string[];
 	ledger: IndexedDbLedger;
 	/** The IDE's Workspace: every write through it shows in the tree and editors at once. */
 	fs: SandboxFileSystem;
@@ -406,11 +408,22 @@ export class AgentRuntime {
 		);
 	}
 
+	/** Whether this scenario ships a scripted demo agent. */
+	get hasDemo(): boolean {
+		return this.demo !== null;
+	}
+
 	private demoModelFor(sessionId: string): { model: LanguageModel; modelId: string } {
 		if (!this.demo)
-			throw new Error('This scenario has no demo agent: choose a provider in Settings.');
+			throw new Error(
+				'This scenario has no scripted demo agent: choose a real model in Settings to use the agent.'
+			);
 		return {
-			model: createDemoLanguageModel({ script: this.demo, sessionId }),
+			model: createDemoLanguageModel({
+				script: this.demo,
+				sessionId,
+				suggestedPrompts: this.options.suggestedPrompts
+			}),
 			modelId: this.demoModelId(sessionId)
 		};
 	}

@@ -316,6 +316,7 @@ export class IdeSession {
 			scenarioId: this.scenario.id,
 			approvalPolicy: manifest.approval_policy,
 			demoScript: this.scenario.bundle.demo,
+			suggestedPrompts: manifest.suggested_prompts,
 			ledger: this.ledger,
 			fs: workspace,
 			runner: sandbox,

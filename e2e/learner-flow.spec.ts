@@ -186,3 +186,42 @@ test('a provider error survives a reload, is scrolled into view, and Retry sends
 	await expect(agentRegion(page)).toContainText('Hello, learner.', { timeout: 30_000 });
 	await expect(alert).toHaveCount(0);
 });
+
+test.describe('the scripted demo tells the truth', () => {
+	test('a rejected write: the demo says so and stops, never claims the next step', async ({
+		page
+	}) => {
+		test.setTimeout(120_000);
+		await openIde(page, 'jwt-auth');
+		const agent = agentRegion(page);
+		// A message outside the script gets one clear sentence, and nothing runs.
+		await sendToAgent(page, 'What is a JWT?');
+		await expect(agent.getByRole('article').last()).toContainText(
+			'I am the scripted demo agent, so I cannot act on',
+			{ timeout: 30_000 }
+		);
+		await expect(agent.locator('.tool-card')).toHaveCount(0);
+
+		await sendToAgent(page, 'Run the demo.');
+		const changeFiles = page.getByRole('dialog', { name: 'The agent wants to change files' });
+		await expect(changeFiles).toBeVisible({ timeout: 60_000 });
+		await expect(changeFiles).toContainText('src/auth/jwt.ts');
+		await answer(changeFiles, 'Reject');
+		await expect(agent).toContainText('You rejected src/auth/jwt.ts', { timeout: 30_000 });
+		await expect(agent).toContainText('stops here');
+		// It did not go on to the next scripted call (the write to src/db/users.ts).
+		const subjects = await agent.locator('.tool-card .subject').allInnerTexts();
+		expect(subjects).not.toContain('src/db/users.ts');
+		expect(subjects.at(-1)).toBe('src/auth/jwt.ts');
+		await expect(agent.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+
+		// A new "+" session gets a clear message, not an internal id.
+		await page.getByRole('button', { name: 'New agent session' }).click();
+		await sendToAgent(page, 'Hello?');
+		await expect(agent.getByRole('article').last()).toContainText(
+			'This session is not part of the scripted demo',
+			{ timeout: 30_000 }
+		);
+		await expect(agent).not.toContainText('session-');
+	});
+});

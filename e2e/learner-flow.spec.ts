@@ -225,3 +225,39 @@ test.describe('the scripted demo tells the truth', () => {
 		await expect(agent).not.toContainText('session-');
 	});
 });
+
+test.describe('the brief never steals focus', () => {
+	test('it opens beside the IDE without taking focus, and closing it puts focus back', async ({
+		page
+	}) => {
+		test.setTimeout(90_000);
+		await page.goto('/?scenario=jwt-auth');
+		await expect(page.locator('.xterm-rows')).toContainText('workspace $', { timeout: 30_000 });
+		const terminal = page.getByRole('textbox', { name: 'Terminal input' });
+		await terminal.focus();
+		const brief = page.getByRole('dialog', { name: /JWT migration/ });
+		await expect(brief).toBeVisible({ timeout: 30_000 });
+		// Not modal: focus stayed in the terminal, and typing goes there.
+		await expect(terminal).toBeFocused();
+		await page.keyboard.type('echo typed-while-the-brief-opened');
+		await page.keyboard.press('Enter');
+		await expect(page.locator('.xterm-rows')).toContainText('typed-while-the-brief-opened', {
+			timeout: 30_000
+		});
+		await expect(brief).not.toHaveAttribute('aria-modal', 'true');
+
+		// Closing it returns focus to where it was before the person went into the brief.
+		await brief.getByRole('button', { name: 'Close', exact: true }).click();
+		await expect(brief).toBeHidden();
+		await expect(terminal).toBeFocused();
+
+		// Opened with the Brief button it takes focus; Escape closes it and focus goes back.
+		const button = page.getByRole('button', { name: 'Brief', exact: true });
+		await button.click();
+		await expect(brief).toBeVisible();
+		await expect(brief).toBeFocused();
+		await page.keyboard.press('Escape');
+		await expect(brief).toBeHidden();
+		await expect(button).toBeFocused();
+	});
+});

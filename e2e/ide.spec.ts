@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { readFile } from 'node:fs/promises';
 import { openFile, openIde, runInTerminal, terminalText, treeItem } from './ide-helpers.js';
@@ -71,6 +71,8 @@ test.describe('the IDE on the default scenario', () => {
 	test('edits and shell-made files survive a reload; reset restores the original files', async ({
 		page
 	}) => {
+		// A reload and a reset each restart the sandbox: slow on a shared, loaded machine.
+		test.setTimeout(90_000);
 		await openIde(page);
 		await openFile(page, 'README.md');
 		await page.locator('.monaco-editor .view-lines').first().click();
@@ -87,8 +89,8 @@ test.describe('the IDE on the default scenario', () => {
 		await runInTerminal(page, 'head -c 40 README.md');
 		expect(await terminalText(page)).toContain('Edited by a person.');
 
-		page.once('dialog', (dialog) => dialog.accept());
 		await page.getByRole('button', { name: 'Reset scenario' }).click();
+		await inAppDialog(page).getByRole('button', { name: 'Reset' }).click();
 		await expect(
 			page.getByRole('status').filter({ hasText: 'reset to its original files' })
 		).toBeVisible({ timeout: 30_000 });
@@ -137,20 +139,20 @@ test.describe('the IDE on the default scenario', () => {
 test.describe('the file tree', () => {
 	test('creates, renames and deletes files from the keyboard-accessible tree', async ({ page }) => {
 		await openIde(page);
-		page.once('dialog', (dialog) => dialog.accept('notes/todo.md'));
 		await page.getByRole('button', { name: 'New file' }).click();
+		await answerPrompt(page, 'notes/todo.md');
 		await expect(treeItem(page, 'todo.md')).toBeVisible();
 		await expect(page.getByRole('tab', { name: /todo\.md/ })).toBeVisible();
 
 		await treeItem(page, 'todo.md').focus();
-		page.once('dialog', (dialog) => dialog.accept('notes/done.md'));
 		await page.keyboard.press('F2');
+		await answerPrompt(page, 'notes/done.md');
 		await expect(treeItem(page, 'done.md')).toBeVisible();
 		await expect(treeItem(page, 'todo.md')).toHaveCount(0);
 
 		await treeItem(page, 'done.md').focus();
-		page.once('dialog', (dialog) => dialog.accept());
 		await page.keyboard.press('Delete');
+		await inAppDialog(page).getByRole('button', { name: 'Delete' }).click();
 		await expect(treeItem(page, 'done.md')).toHaveCount(0);
 		await runInTerminal(page, 'ls notes');
 		expect(await terminalText(page)).not.toContain('done.md');
@@ -158,8 +160,8 @@ test.describe('the file tree', () => {
 
 	test('refuses to create files under .orchestration/ with a clear message', async ({ page }) => {
 		await openIde(page);
-		page.once('dialog', (dialog) => dialog.accept('.orchestration/sneaky.md'));
 		await page.getByRole('button', { name: 'New file' }).click();
+		await answerPrompt(page, '.orchestration/sneaky.md');
 		await expect(page.getByRole('alert')).toContainText('.orchestration/sneaky.md is protected');
 	});
 
@@ -170,12 +172,12 @@ test.describe('the file tree', () => {
 			'project/src/imported.ts': strToU8('export const imported = true;\n'),
 			'project/.orchestration/active_intents.yaml': strToU8('active_intents: []\n')
 		});
-		page.once('dialog', (dialog) => dialog.accept());
 		await page.locator('input[type=file][accept*="zip"]').setInputFiles({
 			name: 'project.zip',
 			mimeType: 'application/zip',
 			buffer: Buffer.from(zip)
 		});
+		await inAppDialog(page).getByRole('button', { name: 'Import' }).click();
 		await expect(
 			page.getByRole('status').filter({ hasText: 'Imported 2 files from project.zip' })
 		).toBeVisible({ timeout: 30_000 });
@@ -183,3 +185,16 @@ test.describe('the file tree', () => {
 		await expect(treeItem(page, 'README.md')).toHaveCount(0);
 	});
 });
+
+/** The IDE's own confirm/prompt dialog (it replaced the browser's confirm() and prompt()). */
+function inAppDialog(page: Page) {
+	return page.locator('dialog.app-dialog[open]');
+}
+
+async function answerPrompt(page: Page, text: string): Promise<void> {
+	const dialog = inAppDialog(page);
+	await expect(dialog).toBeVisible();
+	await dialog.getByRole('textbox').fill(text);
+	await dialog.getByRole('textbox').press('Enter');
+	await expect(dialog).toBeHidden();
+}

@@ -4,6 +4,7 @@ import {
 	type YamlMessage,
 	type YamlPathSegment
 } from '../yaml/yaml-position.js';
+import { outcomeBranchesSchema } from './outcome-branches.js';
 
 /**
  * A scripted agent session: the format of `threadline replay` and of a scenario's demo agent.
@@ -25,7 +26,9 @@ const callStep = z.strictObject({
 	session: z.string().min(1).optional(),
 	approve: approvalSchema.optional(),
 	/** What the author expects, so a scenario's demo can be checked in CI: `ok` or a ToolError code. */
-	expect: z.string().optional()
+	expect: z.string().optional(),
+	/** What a demo does on each outcome (see outcome-branches.ts); replay follows `expect`. */
+	on: outcomeBranchesSchema.optional()
 });
 const humanEditStep = z.strictObject({
 	human_edit: z.strictObject({ path: z.string().min(1), content: z.string().nullable() }),

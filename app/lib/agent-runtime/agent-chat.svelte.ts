@@ -18,6 +18,9 @@ export interface AgentChatOptions {
 	modelId: () => string;
 	messages?: AgentUIMessage[];
 	onMessagesChange?: (messages: AgentUIMessage[]) => void;
+	/** The error shown before a reload, if any (errors survive reloads). */
+	error?: string | null;
+	onErrorChange?: (error: string | null) => void;
 	/** Rejects the approvals this session is still waiting for (Stop). */
 	cancelApprovals: (sessionId: string, reason: string) => void;
 }
@@ -32,7 +35,7 @@ export class AgentChat {
 	readonly name: string;
 	readonly chat: Chat<AgentUIMessage>;
 	/** A provider error in plain words (the conversation is kept). */
-	error = $state<string | null>(null);
+	#error = $state<string | null>(null);
 	/** Tool calls the pipeline is working on (waiting for the human included). */
 	pendingTools = $state(0);
 	private cancelled = false;
@@ -42,6 +45,7 @@ export class AgentChat {
 	constructor(private readonly options: AgentChatOptions) {
 		this.id = options.id;
 		this.name = options.name;
+		this.#error = options.error ?? null;
 		this.chat = new Chat<AgentUIMessage>({
 			id: options.id,
 			messages: options.messages,
@@ -67,6 +71,16 @@ export class AgentChat {
 		});
 	}
 
+	get error(): string | null {
+		return this.#error;
+	}
+
+	set error(value: string | null) {
+		if (value === this.#error) return;
+		this.#error = value;
+		this.options.onErrorChange?.(value);
+	}
+
 	get status() {
 		return this.chat.status;
 	}
@@ -85,6 +99,20 @@ export class AgentChat {
 		this.error = null;
 		this.abort = new AbortController();
 		await this.chat.sendMessage({ text: trimmed });
+	}
+
+	/** Sends the last request again after an error (the conversation is kept). */
+	async retry(): Promise<void> {
+		this.cancelled = false;
+		this.steps = 0;
+		this.error = null;
+		this.abort = new AbortController();
+		await this.chat.regenerate();
+	}
+
+	/** A call the page was asked to run before a reload (waiting for an approval): ask again. */
+	resumeTool(tool: string, toolCallId: string, input: unknown): void {
+		void this.runTool(tool, toolCallId, input);
 	}
 
 	/** Stop really stops: the stream ends, pending approvals are refused, nothing is resubmitted. */

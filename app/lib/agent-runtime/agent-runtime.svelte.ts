@@ -35,14 +35,26 @@ import { orchestrationZip, exportVerifyInput, traceJsonl } from '../ledger/expor
 import { downloadBytes } from '../workspace/file-transfer.js';
 import { AgentChat } from './agent-chat.svelte.js';
 import { browserPorts } from './browser-ports.js';
+import { importedExportKey, isImportedExportRecord } from '../ide/imported-export-record.js';
+import {
+	interruptedFinishDrafts,
+	ledgerCallStates,
+	planSessionRecovery,
+	restoreIntentLocks,
+	type LedgerCallState,
+	type ResumedCall
+} from './restore-session-state.js';
 
 const stepCapKey = 'threadline-step-cap';
+const extraSessionsKey = 'agent-sessions';
 export const defaultStepCap = 25;
 
 export interface AgentRuntimeOptions {
 	scenarioId: string;
 	approvalPolicy: ApprovalPolicy;
 	demoScript: string | null;
+	/** The scenario's suggested prompts: the demo agent plays its script for these too. */
+	suggestedPrompts?: readonly string[];
 	ledger: IndexedDbLedger;
 	/** The IDE's Workspace: every write through it shows in the tree and editors at once. */
 	fs: SandboxFileSystem;
@@ -73,6 +85,11 @@ export class AgentRuntime {
 	yamlErrors = $state.raw<IntentsError[]>([]);
 	private readonly demo: ReplayScript | null;
 	private readonly stopLedger: () => void;
+	/** What the ledger knew of each tool call when the page opened (for recovery after a reload). */
+	private readonly callsAtOpen: Map<string, LedgerCallState>;
+	/** Calls that were waiting for an approval when the page went away: asked again once open. */
+	private readonly reasks: { chat: AgentChat; call: ResumedCall }[] = [];
+	private initialSessionCount = 0;
 
 	private constructor(
 		private readonly options: AgentRuntimeOptions,
@@ -98,6 +115,9 @@ export class AgentRuntime {
 			commit: options.ledger.commitThrough(options.fs)
 		});
 		this.events = options.ledger.eventsSince(0);
+		// Locks and calls in flight live in memory: rebuild them from what the ledger recorded.
+		restoreIntentLocks(state, this.events);
+		this.callsAtOpen = ledgerCallStates(this.events);
 		this.stopLedger = options.ledger.subscribe((change) => {
 			this.events = change.kind === 'reloaded' ? change.events : [...this.events, ...change.events];
 			this.revision++;
@@ -117,6 +137,12 @@ export class AgentRuntime {
 			? demoSessions.map((session) => ({ id: session.id, name: session.name }))
 			: [{ id: 'agent', name: 'Agent' }];
 		for (const session of sessions) this.addSession(session.id, session.name);
+		this.initialSessionCount = this.sessions.length;
+		// Sessions the person opened with "+" come back after a reload too.
+		for (const session of savedExtraSessions(options.ledger.state(extraSessionsKey))) {
+			if (!this.sessions.some((existing) => existing.id === session.id))
+				this.addSession(session.id, session.name);
+		}
 		this.activeSessionId = this.sessions[0]?.id ?? '';
 	}
 
@@ -149,7 +175,32 @@ export class AgentRuntime {
 			const paths = [...options.snapshot().keys()];
 			await runtime.pipeline.recordWorkspaceSnapshot(paths);
 		}
+		await runtime.resumeAfterReload();
 		return { runtime };
+	}
+
+	/**
+	 * Closes in the ledger the calls a reload cut off, then asks again the approvals that were
+	 * open. Only the writing tab does this: in a read-only tab the calls may still be running.
+	 */
+	private async resumeAfterReload(): Promise<void> {
+		if (!this.options.ledger.writable) return;
+		const reasked = this.reasks.map((entry) => entry.call.toolCallId);
+		const drafts = interruptedFinishDrafts(
+			this.callsAtOpen,
+			reasked,
+			(sessionId) => this.state.sessions.get(sessionId)?.activeIntentId ?? null
+		);
+		if (drafts.length) {
+			try {
+				await this.options.ledger.append(drafts);
+			} catch {
+				// A full storage: the calls stay open in the ledger; the chat already says interrupted.
+			}
+		}
+		for (const { chat, call } of this.reasks.splice(0)) {
+			chat.resumeTool(call.tool, call.toolCallId, call.input);
+		}
 	}
 
 	dispose(): void {
@@ -164,6 +215,11 @@ export class AgentRuntime {
 
 	addSession(id: string, name: string): AgentChat {
 		const saved = this.options.ledger.state(`chat:${id}`) as AgentUIMessage[] | undefined;
+		const savedError = this.options.ledger.state(`chat-error:${id}`);
+		const recovery =
+			Array.isArray(saved) && this.options.ledger.writable
+				? planSessionRecovery(saved, this.callsAtOpen)
+				: null;
 		const chat = new AgentChat({
 			id,
 			name,
@@ -174,16 +230,19 @@ export class AgentRuntime {
 			demoModel: () => this.demoModelFor(id),
 			modelId: () =>
 				this.settings.provider === 'demo' ? this.demoModelId(id) : modelIdOf(this.settings),
-			messages: Array.isArray(saved) ? saved : undefined,
-			onMessagesChange: (messages) => {
-				// Conversations survive a reload; a full storage only loses this convenience.
-				if (this.options.ledger.writable) {
-					try {
-						this.options.ledger.setState(`chat:${id}`, $state.snapshot(messages));
-					} catch {
-						// The ledger reports storage problems through its own banner.
-					}
+			messages: recovery ? recovery.messages : Array.isArray(saved) ? saved : undefined,
+			error: typeof savedError === 'string' ? savedError : null,
+			onErrorChange: (error) => {
+				if (!this.options.ledger.writable) return;
+				try {
+					if (error === null) this.options.ledger.deleteState(`chat-error:${id}`);
+					else this.options.ledger.setState(`chat-error:${id}`, error);
+				} catch {
+					// The ledger reports storage problems through its own banner.
 				}
+			},
+			onMessagesChange: (messages) => {
+				this.saveMessages(id, $state.snapshot(messages) as AgentUIMessage[]);
 				this.revision++;
 			},
 			cancelApprovals: (sessionId, reason) => this.approvals.rejectAll(reason, sessionId)
@@ -191,6 +250,10 @@ export class AgentRuntime {
 		const session = this.state.session(id);
 		session.name = name;
 		this.sessions.push(chat);
+		for (const call of recovery?.reask ?? []) this.reasks.push({ chat, call });
+		if (recovery && recovery.messages.some((message, index) => message !== saved?.[index])) {
+			this.saveMessages(id, recovery.messages);
+		}
 		return chat;
 	}
 
@@ -198,6 +261,27 @@ export class AgentRuntime {
 		const number = this.sessions.length + 1;
 		const chat = this.addSession(`session-${Date.now().toString(36)}`, `Session ${number}`);
 		this.activeSessionId = chat.id;
+		this.saveState(
+			extraSessionsKey,
+			this.sessions.slice(this.initialSessionCount).map((session) => ({
+				id: session.id,
+				name: session.name
+			}))
+		);
+	}
+
+	/** Conversations survive a reload; a full storage only loses this convenience. */
+	private saveMessages(id: string, messages: AgentUIMessage[]): void {
+		this.saveState(`chat:${id}`, messages);
+	}
+
+	private saveState(key: string, value: unknown): void {
+		if (!this.options.ledger.writable) return;
+		try {
+			this.options.ledger.setState(key, value);
+		} catch {
+			// The ledger reports storage problems through its own banner.
+		}
 	}
 
 	saveSettings(
@@ -238,6 +322,9 @@ export class AgentRuntime {
 
 	/** issue 7 (verify): checks exactly what "Export .orchestration" would write, as the CLI does. */
 	async verify(): Promise<VerifyReport> {
+		// A tampered import is read-only: nothing was added, so what the CLI said of the zip holds.
+		const imported = this.options.ledger.state(importedExportKey);
+		if (isImportedExportRecord(imported) && !imported.ok) return imported.report;
 		const events = await this.options.ledger.events();
 		return verifyLedger(
 			exportVerifyInput({
@@ -318,11 +405,22 @@ export class AgentRuntime {
 		);
 	}
 
+	/** Whether this scenario ships a scripted demo agent. */
+	get hasDemo(): boolean {
+		return this.demo !== null;
+	}
+
 	private demoModelFor(sessionId: string): { model: LanguageModel; modelId: string } {
 		if (!this.demo)
-			throw new Error('This scenario has no demo agent: choose a provider in Settings.');
+			throw new Error(
+				'This scenario has no scripted demo agent: choose a real model in Settings to use the agent.'
+			);
 		return {
-			model: createDemoLanguageModel({ script: this.demo, sessionId }),
+			model: createDemoLanguageModel({
+				script: this.demo,
+				sessionId,
+				suggestedPrompts: this.options.suggestedPrompts
+			}),
 			modelId: this.demoModelId(sessionId)
 		};
 	}
@@ -336,4 +434,15 @@ async function readText(fs: SandboxFileSystem, path: string): Promise<string | n
 function readStepCap(): number {
 	const value = Number(globalThis.localStorage?.getItem(stepCapKey));
 	return Number.isInteger(value) && value >= 1 && value <= 200 ? value : defaultStepCap;
+}
+
+function savedExtraSessions(value: unknown): { id: string; name: string }[] {
+	if (!Array.isArray(value)) return [];
+	return value.filter(
+		(entry): entry is { id: string; name: string } =>
+			typeof entry === 'object' &&
+			entry !== null &&
+			typeof entry.id === 'string' &&
+			typeof entry.name === 'string'
+	);
 }

@@ -5,7 +5,7 @@ import type { Scheduler } from '../../../hooks/pipeline/ports.js';
 import { parseReplayScript } from '../../../hooks/replay/replay-script.js';
 import { agentTools } from './agent-tools.js';
 import { createDemoLanguageModel, DemoLanguageModel } from './demo-language-model.js';
-import { parseDemoToolCallId } from './demo-script-plan.js';
+import { parseDemoToolCallId, stepSessions } from './demo-script-plan.js';
 
 const demoYaml = readFileSync(
 	new URL('../../../public/scenarios/jwt-auth/demo.yaml', import.meta.url),
@@ -65,7 +65,23 @@ async function step(model: DemoLanguageModel, messages: ModelMessage[]): Promise
 	};
 }
 
-function answer(messages: ModelMessage[], taken: Step, output: unknown = { ok: true }) {
+/** The result the script expects for a call: `ok`, or its ToolError (as the pipeline gives it). */
+function expectedOutput(toolCallId: string) {
+	const parsed = parseDemoToolCallId(toolCallId);
+	const owners = stepSessions(script);
+	const calls = script.steps.filter(
+		(entry, index) => 'call' in entry && owners[index] === parsed?.sessionId
+	);
+	const called = parsed ? calls[parsed.ordinal] : undefined;
+	const expected = called && 'call' in called ? called.expect : undefined;
+	if (!expected || expected === 'ok') return { type: 'json' as const, value: { ok: true } };
+	return {
+		type: 'error-text' as const,
+		value: JSON.stringify({ status: 'error', code: expected, message: 'm', suggestion: 's' })
+	};
+}
+
+function answer(messages: ModelMessage[], taken: Step, output?: ToolResultOutput) {
 	messages.push({
 		role: 'tool',
 		content: [
@@ -73,11 +89,14 @@ function answer(messages: ModelMessage[], taken: Step, output: unknown = { ok: t
 				type: 'tool-result',
 				toolCallId: taken.toolCallId as string,
 				toolName: taken.toolName as string,
-				output: { type: 'json', value: output as never }
+				output: output ?? expectedOutput(taken.toolCallId as string)
 			}
 		]
 	});
 }
+
+type ToolResultOutput =
+	{ type: 'json'; value: { ok: boolean } } | { type: 'error-text'; value: string };
 
 /** Runs the agent loop (answering every call) until the model ends its turn. */
 async function runTurn(model: DemoLanguageModel, messages: ModelMessage[]): Promise<Step[]> {
@@ -226,7 +245,7 @@ describe('DemoLanguageModel', () => {
 
 	it('plays only its own steps: the refactorer session', async () => {
 		const model = demoModel('refactorer');
-		const messages: ModelMessage[] = [{ role: 'user', content: 'You are up' }];
+		const messages: ModelMessage[] = [{ role: 'user', content: 'Run the demo' }];
 		const steps = await runTurn(model, messages);
 		expect(steps.flatMap((taken) => (taken.toolName ? [taken.toolName] : []))).toEqual([
 			'select_active_intent',

@@ -23,6 +23,8 @@ export interface DemoLanguageModelOptions {
 	chunkDelayMs?: number;
 	/** Suffix that makes each tool call id unique. */
 	generateId?: () => string;
+	/** The scenario's suggested prompts: sending one starts the demo too. */
+	suggestedPrompts?: readonly string[];
 }
 
 const emptyUsage: LanguageModelV4Usage = {
@@ -37,9 +39,10 @@ const emptyUsage: LanguageModelV4Usage = {
 
 /**
  * The scenario's demo script played as a language model, for one session: each call reads the
- * conversation to see how far the script got, streams the next `say` lines and makes the next
- * `call`. Its tool calls then go through the real pipeline like any model's. `approve` and
- * `expect` are for `threadline replay`; here the person approves in the modal.
+ * conversation to see how far the script got and how the last call ended, streams the next `say`
+ * lines and makes the next `call`. Its tool calls then go through the real pipeline like any
+ * model's. `approve` is for `threadline replay`; here the person approves in the modal, and an
+ * outcome other than `expect` follows the step's `on:` branch or stops the demo honestly.
  */
 export class DemoLanguageModel implements LanguageModelV4 {
 	readonly specificationVersion = 'v4';
@@ -51,6 +54,7 @@ export class DemoLanguageModel implements LanguageModelV4 {
 	private readonly scheduler: Scheduler;
 	private readonly chunkDelayMs: number;
 	private readonly generateId: () => string;
+	private readonly suggestedPrompts: readonly string[];
 	private responseCount = 0;
 
 	constructor(options: DemoLanguageModelOptions) {
@@ -59,6 +63,7 @@ export class DemoLanguageModel implements LanguageModelV4 {
 		this.scheduler = options.scheduler ?? timerScheduler;
 		this.chunkDelayMs = options.chunkDelayMs ?? 12;
 		this.generateId = options.generateId ?? randomSuffix;
+		this.suggestedPrompts = options.suggestedPrompts ?? [];
 		const traceModelId = this.script.sessions?.[this.sessionId]?.model ?? this.script.model;
 		const slash = traceModelId.indexOf('/');
 		this.provider = slash > 0 ? traceModelId.slice(0, slash) : 'demo';
@@ -72,7 +77,9 @@ export class DemoLanguageModel implements LanguageModelV4 {
 
 	async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
 		options.abortSignal?.throwIfAborted();
-		const turn = planDemoTurn(this.script, this.sessionId, options.prompt);
+		const turn = planDemoTurn(this.script, this.sessionId, options.prompt, {
+			suggestedPrompts: this.suggestedPrompts
+		});
 		const content: LanguageModelV4Content[] = [];
 		if (turn.texts.length > 0) content.push({ type: 'text', text: turn.texts.join('\n\n') });
 		const toolCall = this.toolCallOf(turn);
@@ -87,7 +94,9 @@ export class DemoLanguageModel implements LanguageModelV4 {
 
 	async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
 		options.abortSignal?.throwIfAborted();
-		const turn = planDemoTurn(this.script, this.sessionId, options.prompt);
+		const turn = planDemoTurn(this.script, this.sessionId, options.prompt, {
+			suggestedPrompts: this.suggestedPrompts
+		});
 		const parts = this.streamParts(turn, options.abortSignal);
 		return {
 			stream: new ReadableStream<LanguageModelV4StreamPart>({

@@ -1,3 +1,4 @@
+import type { LanguageModelV4ToolResultPart } from '@ai-sdk/provider';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseReplayScript, type ReplayScript } from '../../../hooks/replay/replay-script.js';
@@ -69,9 +70,29 @@ describe('planDemoTurn', () => {
 		role: 'user' as const,
 		content: [{ type: 'text' as const, text }]
 	});
+	const toolError = (code: string) => ({
+		type: 'error-text' as const,
+		value: JSON.stringify({ status: 'error', code, message: 'm', suggestion: 's' })
+	});
+	const toolResult = (id: string, output: LanguageModelV4ToolResultPart['output']) => ({
+		role: 'tool' as const,
+		content: [{ type: 'tool-result' as const, toolCallId: id, toolName: 'x', output }]
+	});
+	/** The ordinal (among the builder's calls) of the first call matching `test`. */
+	const builderCallOrdinal = (
+		test: (step: { call: string; expect?: string }) => boolean
+	): number => {
+		const owners = stepSessions(jwtAuth);
+		const calls = jwtAuth.steps.flatMap((step, index) =>
+			'call' in step && owners[index] === 'builder' ? [step] : []
+		);
+		const found = calls.findIndex(test);
+		if (found === -1) throw new Error('no such builder call');
+		return found;
+	};
 
-	it('starts with the session’s first says and call, whatever the person typed', () => {
-		const turn = planDemoTurn(jwtAuth, 'builder', [userSays('¿hola? 🙃 <script>')]);
+	it('starts with the session’s first says and call when asked to run the demo', () => {
+		const turn = planDemoTurn(jwtAuth, 'builder', [userSays('Run the demo, please')]);
 		expect(turn).toEqual({
 			texts: ['I will move authentication to JWT. First, a look around.'],
 			toolCall: { ordinal: 0, toolName: 'list_files', input: { recursive: true } },
@@ -79,11 +100,30 @@ describe('planDemoTurn', () => {
 		});
 	});
 
+	it('answers a message outside its script with one clear sentence, and plays nothing', () => {
+		for (const text of ['¿hola? 🙃 <script>', 'What is a JWT?', 'Add a logout endpoint']) {
+			const turn = planDemoTurn(jwtAuth, 'builder', [userSays(text)]);
+			expect(turn.toolCall).toBeUndefined();
+			expect(turn.finishReason).toBe('stop');
+			expect(turn.texts).toHaveLength(1);
+			expect(turn.texts[0]).toMatch(/^I am the scripted demo agent, so I cannot act on “/);
+			expect(turn.texts[0]).toContain('Run the demo');
+			expect(turn.texts[0]).toContain('choose a real model in Settings');
+		}
+	});
+
+	it('plays a suggested prompt but says it plays its whole script, not the request', () => {
+		const prompt = 'Write the new JWT module first, before picking an intent.';
+		const turn = planDemoTurn(jwtAuth, 'builder', [userSays(prompt)], {
+			suggestedPrompts: [prompt]
+		});
+		expect(turn.texts[0]).toMatch(/rather than your exact request/);
+		expect(turn.toolCall?.toolName).toBe('list_files');
+	});
+
 	it('skips the steps of other sessions', () => {
 		const turn = planDemoTurn(jwtAuth, 'refactorer', [userSays('go')]);
-		expect(turn.texts).toEqual([
-			'I am the Refactorer. The auth intent is taken; the database refactor is mine.'
-		]);
+		expect(turn.texts).toEqual(['I am the Refactorer. Is the auth intent free?']);
 		expect(turn.toolCall).toEqual({
 			ordinal: 0,
 			toolName: 'select_active_intent',
@@ -92,22 +132,11 @@ describe('planDemoTurn', () => {
 	});
 
 	it('continues after the highest answered call of this session only', () => {
-		const toolResult = (id: string) => ({
-			role: 'tool' as const,
-			content: [
-				{
-					type: 'tool-result' as const,
-					toolCallId: id,
-					toolName: 'x',
-					output: { type: 'json' as const, value: {} }
-				}
-			]
-		});
 		const turn = planDemoTurn(jwtAuth, 'builder', [
 			userSays('go'),
-			toolResult(demoToolCallId('builder', 2, 'a')),
-			toolResult(demoToolCallId('refactorer', 4, 'b')),
-			toolResult('call_from_another_model')
+			toolResult(demoToolCallId('builder', 2, 'a'), toolError('intent_not_active')),
+			toolResult(demoToolCallId('refactorer', 4, 'b'), { type: 'json', value: {} }),
+			toolResult('call_from_another_model', { type: 'json', value: {} })
 		]);
 		expect(turn.toolCall).toEqual({
 			ordinal: 3,
@@ -117,12 +146,76 @@ describe('planDemoTurn', () => {
 		expect(turn.texts).toEqual([]);
 	});
 
-	it('explains a session the script does not have', () => {
-		const turn = planDemoTurn(jwtAuth, 'tester', [userSays('go')]);
+	it('explains a session the script does not have (a new "+" session) in plain words', () => {
+		const turn = planDemoTurn(jwtAuth, 'session-mwtptetw', [userSays('go')]);
 		expect(turn.finishReason).toBe('stop');
-		expect(turn.texts[0]).toBe(
-			'The demo script has no steps for the session "tester". Its sessions are: builder, refactorer.'
+		expect(turn.texts).toEqual([
+			'This session is not part of the scripted demo, which plays only Builder and Refactorer (in their own tabs). The demo cannot take requests here: to work with an agent in this session, choose a real model in Settings.'
+		]);
+		expect(turn.texts[0]).not.toContain('session-mwtptetw');
+	});
+
+	it('branches on a rejected write: says so and stops, never claims the next step', () => {
+		const writeOrdinal = builderCallOrdinal(
+			(step) => step.call === 'write_to_file' && step.expect === 'ok'
 		);
+		const turn = planDemoTurn(jwtAuth, 'builder', [
+			userSays('Run the demo'),
+			toolResult(demoToolCallId('builder', writeOrdinal, 'a'), toolError('user_rejected'))
+		]);
+		expect(turn.toolCall).toBeUndefined();
+		expect(turn.texts[0]).toMatch(/^You rejected src\/auth\/jwt\.ts/);
+		expect(turn.texts[1]).toMatch(/stops here/);
+	});
+
+	it('stops with "did not go as scripted" on an outcome nobody planned', () => {
+		const lockedOrdinal = builderCallOrdinal((step) => step.expect === 'intent_not_active');
+		const turn = planDemoTurn(jwtAuth, 'builder', [
+			userSays('Run the demo'),
+			toolResult(demoToolCallId('builder', lockedOrdinal, 'a'), { type: 'json', value: {} })
+		]);
+		expect(turn.toolCall).toBeUndefined();
+		expect(turn.texts).toEqual([
+			expect.stringMatching(
+				/^That did not go as scripted: the script expected `select_active_intent` \(INT-003\) to be blocked with intent_not_active, but it succeeded\./
+			)
+		]);
+		// Asked to go on, it says the same, and still plays nothing.
+		const again = planDemoTurn(jwtAuth, 'builder', [
+			userSays('Run the demo'),
+			toolResult(demoToolCallId('builder', lockedOrdinal, 'a'), { type: 'json', value: {} }),
+			{ role: 'assistant', content: [{ type: 'text', text: turn.texts[0] ?? '' }] },
+			userSays('continue')
+		]);
+		expect(again).toEqual(turn);
+	});
+
+	it('skips the retry when the human did not edit the file (no stale_file)', () => {
+		const staleOrdinal = builderCallOrdinal((step) => step.expect === 'stale_file');
+		const turn = planDemoTurn(jwtAuth, 'builder', [
+			userSays('Run the demo'),
+			toolResult(demoToolCallId('builder', staleOrdinal, 'a'), { type: 'json', value: {} })
+		]);
+		expect(turn.texts[0]).toMatch(/^Nobody saved a change to the file since I read it/);
+		expect(turn.texts.join(' ')).not.toMatch(/A human changed the file/);
+		expect(turn.toolCall?.ordinal).toBe(staleOrdinal + 3);
+		expect(turn.toolCall?.input).toMatchObject({ path: 'src/middleware/require-session.ts' });
+		expect(String(turn.toolCall?.input.replace)).toContain('requireUser');
+	});
+
+	it('the Refactorer only says INT-001 is taken when it was', () => {
+		const locked = planDemoTurn(jwtAuth, 'refactorer', [
+			userSays('Run the demo'),
+			toolResult(demoToolCallId('refactorer', 0, 'a'), toolError('intent_locked'))
+		]);
+		expect(locked.texts[0]).toMatch(/taken by another session/);
+		const free = planDemoTurn(jwtAuth, 'refactorer', [
+			userSays('Run the demo'),
+			toolResult(demoToolCallId('refactorer', 0, 'a'), { type: 'json', value: {} })
+		]);
+		expect(free.texts.join(' ')).not.toMatch(/taken/);
+		expect(free.texts[0]).toMatch(/INT-001 was free/);
+		expect(free.toolCall?.input).toEqual({ intent_id: 'INT-002' });
 	});
 
 	it('asks for a deletion in words when the human edit deletes a file', () => {

@@ -1,4 +1,5 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
+import { decideOutcome } from '../../../hooks/replay/outcome-branches.js';
 import type { ReplayScript, ReplayStep } from '../../../hooks/replay/replay-script.js';
 
 /**
@@ -78,40 +79,69 @@ export interface DemoTurn {
 	finishReason: 'tool-calls' | 'stop';
 }
 
+export interface DemoPlanOptions {
+	/** The scenario's suggested prompts: sending one starts the demo too. */
+	suggestedPrompts?: readonly string[];
+}
+
 /** What the session's next model call does, given the conversation so far. */
 export function planDemoTurn(
 	script: ReplayScript,
 	sessionId: string,
-	prompt: LanguageModelV4Prompt
+	prompt: LanguageModelV4Prompt,
+	options: DemoPlanOptions = {}
 ): DemoTurn {
 	const owners = stepSessions(script);
 	const steps = script.steps
 		.map((step, index) => ({ step, number: index + 1 }))
 		.filter((_, index) => owners[index] === sessionId);
 	const sessionName = script.sessions?.[sessionId]?.name ?? sessionId;
-	if (steps.length === 0) {
-		const known = demoSessionsOf(script)
-			.map((session) => session.id)
-			.join(', ');
-		return {
-			texts: [
-				`The demo script has no steps for the session "${sessionId}". Its sessions are: ${known}.`
-			],
-			finishReason: 'stop'
-		};
-	}
+	if (steps.length === 0) return stopWith(notInScriptText(script));
 
 	const callPositions = steps.flatMap(({ step }, position) => ('call' in step ? [position] : []));
-	const { completed, segmentStart } = progressOf(prompt, sessionId, callPositions.length);
-	const gapStart = completed === 0 ? 0 : (callPositions[completed - 1] as number) + 1;
-	const gapEnd =
-		completed < callPositions.length ? (callPositions[completed] as number) : steps.length;
-	const gap = steps.slice(gapStart, gapEnd);
+	const progress = progressOf(prompt, sessionId, callPositions.length);
+	const answered = answeredTexts(prompt.slice(progress.segmentStart));
 	const closing = closingText(sessionName);
-	const answered = answeredTexts(prompt.slice(segmentStart));
 
-	if (completed === callPositions.length && answered.some((text) => text.includes(closing))) {
-		return { texts: [finishedText(sessionName)], finishReason: 'stop' };
+	// What happened to the last call decides where the script goes: never narrate an outcome
+	// the call did not get.
+	let skip = 0;
+	let branchSay: string | null = null;
+	let stopped: DemoTurn | null = null;
+	const lastPosition =
+		progress.completed > 0 ? (callPositions[progress.completed - 1] as number) : -1;
+	const lastStep = lastPosition >= 0 ? steps[lastPosition]?.step : undefined;
+	if (lastStep && 'call' in lastStep && progress.outcome) {
+		const decision = decideOutcome(lastStep, progress.outcome.code);
+		if (decision.kind === 'off-script') {
+			stopped = stopWith(offScriptOutcomeText(lastStep, progress.outcome));
+		} else if (decision.branch?.then === 'stop') {
+			stopped = stopWith(
+				...(decision.branch.say ? [decision.branch.say] : []),
+				stoppedText(sessionName)
+			);
+		} else if (decision.branch) {
+			branchSay = decision.branch.say ?? null;
+			skip = decision.branch.skip ?? 0;
+		}
+	}
+
+	const gapStart = lastPosition + 1 + skip;
+	const nextCall = callPositions.findIndex((position) => position >= gapStart);
+	const gapEnd = nextCall === -1 ? steps.length : (callPositions[nextCall] as number);
+	const gap = steps.slice(gapStart, gapEnd);
+	const finished = nextCall === -1 && answered.some((text) => text.includes(closing));
+	if (stopped) return stopped;
+	if (finished) return stopWith(finishedText(sessionName));
+
+	// A person's message is answered for what it is: the demo only plays its script.
+	let note: string | null = null;
+	const last = prompt.at(-1);
+	if (last?.role === 'user' && !lastAssistantText(prompt).includes(humanEditHeading(''))) {
+		const started = progress.completed > 0 || answered.some((line) => line.includes('Your turn'));
+		const request = classifyRequest(userText(last), options.suggestedPrompts ?? []);
+		if (request === 'other') return stopWith(offScriptRequestText(userText(last), started));
+		if (request === 'suggested' && !started) note = suggestedPromptNote;
 	}
 
 	// Skip what was already shown and answered: everything up to the last human edit the person
@@ -123,6 +153,8 @@ export function planDemoTurn(
 	});
 
 	const texts: string[] = [];
+	if (note) texts.push(note);
+	if (branchSay && resumeAt === 0) texts.push(branchSay);
 	for (const { step, number } of gap.slice(resumeAt)) {
 		if ('say' in step) texts.push(step.say);
 		else if ('human_edit' in step) {
@@ -130,12 +162,12 @@ export function planDemoTurn(
 			return { texts, finishReason: 'stop' };
 		}
 	}
-	if (completed < callPositions.length) {
-		const call = steps[callPositions[completed] as number]?.step;
+	if (nextCall !== -1) {
+		const call = steps[callPositions[nextCall] as number]?.step;
 		if (call && 'call' in call) {
 			return {
 				texts,
-				toolCall: { ordinal: completed, toolName: call.call, input: call.input },
+				toolCall: { ordinal: nextCall, toolName: call.call, input: call.input },
 				finishReason: 'tool-calls'
 			};
 		}
@@ -144,18 +176,138 @@ export function planDemoTurn(
 	return { texts, finishReason: 'stop' };
 }
 
+function stopWith(...texts: string[]): DemoTurn {
+	return { texts, finishReason: 'stop' };
+}
+
+/** A call's outcome as the model saw it: `ok`, or the ToolError code (and its message). */
+export interface DemoOutcome {
+	code: string;
+	message: string | null;
+}
+
+/** Reads the outcome of a tool result part: errors carry a ToolError (JSON) or a plain text. */
+export function outcomeOfToolResult(output: unknown): DemoOutcome {
+	if (typeof output !== 'object' || output === null) return { code: 'ok', message: null };
+	const { type, value } = output as { type?: string; value?: unknown };
+	if (type === 'execution-denied') return { code: 'user_rejected', message: null };
+	if (type !== 'error-text' && type !== 'error-json') return { code: 'ok', message: null };
+	let parsed: unknown = value;
+	if (typeof value === 'string') {
+		try {
+			parsed = JSON.parse(value);
+		} catch {
+			return { code: 'error', message: value };
+		}
+	}
+	const record = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as {
+		code?: unknown;
+		message?: unknown;
+	};
+	return {
+		code: typeof record.code === 'string' ? record.code : 'error',
+		message: typeof record.message === 'string' ? record.message : null
+	};
+}
+
+const startWords =
+	/\b(demo|start|begin|run|play|go|continue|next|resume|yes|ok|okay|sure|proceed|done)\b/i;
+
+/** Start words run the demo; a suggested prompt too (with a note); anything else is off script. */
+export function classifyRequest(
+	text: string,
+	suggestedPrompts: readonly string[]
+): 'start' | 'suggested' | 'other' {
+	const normalized = normalize(text);
+	const suggested =
+		normalized !== '' &&
+		suggestedPrompts.some((prompt) => {
+			const candidate = normalize(prompt);
+			return (
+				candidate === normalized || (normalized.length >= 20 && candidate.includes(normalized))
+			);
+		});
+	if (suggested) return 'suggested';
+	return startWords.test(text) ? 'start' : 'other';
+}
+
+function normalize(text: string): string {
+	return text
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, ' ')
+		.trim();
+}
+
+const suggestedPromptNote =
+	'I am the scripted demo agent: I play this scenario’s whole script rather than your exact request (choose a real model in Settings for that).';
+
+function offScriptRequestText(text: string, started: boolean): string {
+	const excerpt = text.trim().replace(/\s+/g, ' ');
+	const quoted = excerpt.length > 60 ? `${excerpt.slice(0, 60)}…` : excerpt;
+	return `I am the scripted demo agent, so I cannot act on “${quoted}”: I only play this scenario’s script — send “${started ? 'continue' : 'Run the demo'}” for its next step, or choose a real model in Settings to work on your own requests.`;
+}
+
+function subjectOf(input: Record<string, unknown>): string {
+	for (const key of ['path', 'command', 'intent_id']) {
+		const value = input[key];
+		if (typeof value === 'string')
+			return ` (${value.length > 60 ? `${value.slice(0, 60)}…` : value})`;
+	}
+	return '';
+}
+
+function offScriptOutcomeText(
+	step: { call: string; input: Record<string, unknown>; expect?: string },
+	outcome: DemoOutcome
+): string {
+	const expected = step.expect === 'ok' ? 'to succeed' : `to be blocked with ${step.expect}`;
+	const got =
+		outcome.code === 'ok'
+			? 'it succeeded'
+			: outcome.code === 'user_rejected'
+				? 'you rejected it (user_rejected)'
+				: `it ended with ${outcome.code}${outcome.message ? ` (${outcome.message.slice(0, 200)})` : ''}`;
+	return `That did not go as scripted: the script expected \`${step.call}\`${subjectOf(step.input)} ${expected}, but ${got}. A scripted demo cannot adapt, so it stops here. Reset the scenario to play it again, or choose a real model in Settings to go on from here.`;
+}
+
+function stoppedText(sessionName: string): string {
+	return `The scripted demo for ${sessionName} stops here. Reset the scenario to play it again, or choose a real model in Settings to go on.`;
+}
+
+function notInScriptText(script: ReplayScript): string {
+	const names = demoSessionsOf(script).map((session) => session.name);
+	const list =
+		names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+	return `This session is not part of the scripted demo, which plays only ${list} (in their own tabs). The demo cannot take requests here: to work with an agent in this session, choose a real model in Settings.`;
+}
+
+function userText(message: LanguageModelV4Prompt[number]): string {
+	if (message.role !== 'user') return '';
+	return message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
+
+function lastAssistantText(prompt: LanguageModelV4Prompt): string {
+	for (let index = prompt.length - 1; index >= 0; index--) {
+		const message = prompt[index];
+		if (message?.role !== 'assistant') continue;
+		return message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+	}
+	return '';
+}
+
 /**
  * How many of the session's calls have a result in the conversation (the highest call position
- * answered, so results of earlier calls may have been pruned), and where the messages after that
- * result begin.
+ * answered, so results of earlier calls may have been pruned), where the messages after that
+ * result begin, and how that call ended.
  */
 function progressOf(
 	prompt: LanguageModelV4Prompt,
 	sessionId: string,
 	callCount: number
-): { completed: number; segmentStart: number } {
+): { completed: number; segmentStart: number; outcome: DemoOutcome | null } {
 	let completed = 0;
 	let segmentStart = 0;
+	let outcome: DemoOutcome | null = null;
 	prompt.forEach((message, index) => {
 		if (message.role !== 'tool' && message.role !== 'assistant') return;
 		for (const part of message.content) {
@@ -165,10 +317,11 @@ function progressOf(
 			if (parsed.ordinal + 1 >= completed) {
 				completed = parsed.ordinal + 1;
 				segmentStart = index + 1;
+				outcome = outcomeOfToolResult(part.output);
 			}
 		}
 	});
-	return { completed, segmentStart };
+	return { completed, segmentStart, outcome };
 }
 
 /** Assistant texts that a person has replied to (a user message came after them). */
@@ -186,7 +339,7 @@ function answeredTexts(messages: LanguageModelV4Prompt): string[] {
 	return answered;
 }
 
-function humanEditHeading(stepNumber: number): string {
+function humanEditHeading(stepNumber: number | ''): string {
 	return `Your turn (demo step ${stepNumber})`;
 }
 

@@ -22,7 +22,14 @@ import { TabCoordination } from '../ledger/tab-coordination.js';
 import { Workspace } from '../workspace/workspace.svelte.js';
 import { downloadBytes } from '../workspace/file-transfer.js';
 import { bundleFileBytes, resolveScenario, type ResolvedScenario } from './resolve-scenario.js';
-import { readWorkspaceZip, zipWorkspace } from './workspace-zip.js';
+import { zipWorkspace } from './workspace-zip.js';
+import type { ReadImport } from './imported-export.js';
+import {
+	describeImport,
+	importedExportKey,
+	isImportedExportRecord,
+	type ImportedExportRecord
+} from './imported-export-record.js';
 
 export type IdeStatus = 'loading' | 'ready' | 'error';
 
@@ -56,6 +63,10 @@ export class IdeSession {
 	agentProblem = $state<string | null>(null);
 	/** Set when another tab holds this scenario: this one is read-only. */
 	tabNotice = $state<string | null>(null);
+	/** Set when the workspace came from an export: whether its ledger verified. */
+	importNotice = $state<string | null>(null);
+	/** The imported export failed verification: read-only until reset. */
+	importedTampered = $state(false);
 
 	private store: IndexedDbWorkspaceFiles | null = null;
 	private sandbox: Sandbox | null = null;
@@ -99,6 +110,7 @@ export class IdeSession {
 				writable: this.tabs.role.kind === 'writer'
 			});
 			this.unlinkTabs = linkLedgerToTabs(this.ledger, this.tabs);
+			this.followImportedExport();
 			if (!this.ledger.integrity.ok)
 				this.notice = `The saved ledger is damaged (${this.ledger.integrity.problem}); it can be read but not extended. Export it, then reset the scenario.`;
 			this.stopStorageWatch = this.store.onPersistError((problem) => {
@@ -115,15 +127,26 @@ export class IdeSession {
 	/** Puts the scenario's original files back (after the person confirmed). */
 	async reset(): Promise<void> {
 		if (!this.store || !this.scenario) return;
+		// A tampered import is read-only until reset: the reset is how the person gets out of it.
+		if (this.importedTampered && this.tabs?.role.kind === 'writer')
+			await this.ledger?.becomeWriter();
+		this.importedTampered = false;
+		this.importNotice = null;
 		await this.replaceFiles(bundleFileBytes(this.scenario.bundle));
 		this.notice = 'The scenario was reset to its original files.';
 	}
 
-	/** Replaces the workspace with the files of a zip (after the person confirmed). */
+	/**
+	 * Replaces the workspace with the files of a zip (after the person confirmed). An export
+	 * (`.orchestration/audit.jsonl` inside) brings its own ledger, verified like the CLI does; a
+	 * tampered one is shown read-only. Plain files start a new history.
+	 */
 	async importZip(file: File): Promise<void> {
-		let imported: ReturnType<typeof readWorkspaceZip>;
+		let imported: ReadImport;
 		try {
-			imported = readWorkspaceZip(new Uint8Array(await file.arrayBuffer()));
+			// Verify (schema, both chains) loads only when someone imports.
+			const { readImport } = await import('./imported-export.js');
+			imported = await readImport(new Uint8Array(await file.arrayBuffer()));
 		} catch (error) {
 			this.notice = `${file.name} is not a readable zip: ${error instanceof Error ? error.message : String(error)}`;
 			return;
@@ -133,11 +156,30 @@ export class IdeSession {
 			this.notice = `${file.name} contains no usable files.`;
 			return;
 		}
-		await this.replaceFiles(imported.files);
+		// Importing is, like a reset, a way out of a tampered import's read-only history.
+		if (this.importedTampered && this.tabs?.role.kind === 'writer')
+			await this.ledger?.becomeWriter();
 		const skipped = imported.skipped.length
 			? ` (${imported.skipped.length} entries with unusable paths were skipped)`
 			: '';
-		this.notice = `Imported ${count} files from ${file.name}${skipped}.`;
+		if (imported.kind === 'plain') {
+			this.importedTampered = false;
+			this.importNotice = null;
+			await this.replaceFiles(imported.files);
+			this.notice = `Imported ${count} files from ${file.name}${skipped}; a new history starts here.`;
+			return;
+		}
+		if (!this.ledger?.writable) {
+			this.notice = `${file.name} was not imported: this tab cannot write the workspace.`;
+			return;
+		}
+		const record: ImportedExportRecord = {
+			name: file.name,
+			ok: imported.report.ok,
+			report: JSON.parse(JSON.stringify(imported.report)) as ImportedExportRecord['report']
+		};
+		await this.replaceFiles(imported.files, { events: imported.events, record });
+		this.notice = skipped ? `Some entries of ${file.name} were skipped${skipped}.` : null;
 	}
 
 	exportZip(): void {
@@ -188,16 +230,42 @@ export class IdeSession {
 		await this.store?.flush().catch(() => undefined);
 	}
 
-	private async replaceFiles(files: Record<string, Uint8Array>): Promise<void> {
+	private async replaceFiles(
+		files: Record<string, Uint8Array>,
+		history?: { events: LedgerLike[]; record: ImportedExportRecord }
+	): Promise<void> {
 		if (!this.store) return;
 		this.status = 'loading';
 		this.step = 'Restarting the sandbox…';
 		await this.stopSandbox();
-		// A reset or an import starts a new history: the ledger is emptied with the files.
-		if (this.ledger?.writable) await this.ledger.resetWith(files);
-		else await this.store.replaceAll(files);
+		if (history && this.ledger) {
+			// An export brings its history: kept as it is, with what verify said of it.
+			await this.ledger.restoreHistory(files, history.events, {
+				[importedExportKey]: history.record
+			});
+			this.followImportedExport();
+		} else if (this.ledger?.writable) {
+			// A reset or a plain import starts a new history: the ledger is emptied with the files.
+			await this.ledger.resetWith(files);
+		} else await this.store.replaceAll(files);
 		await this.startSandbox();
 		this.status = 'ready';
+	}
+
+	/**
+	 * A workspace imported from an export says so; a tampered one stays read-only (across reloads
+	 * too) so nothing new is ever chained onto a history that does not verify.
+	 */
+	private followImportedExport(): void {
+		const record = this.ledger?.state(importedExportKey);
+		if (!isImportedExportRecord(record)) {
+			this.importNotice = null;
+			this.importedTampered = false;
+			return;
+		}
+		this.importNotice = describeImport(record);
+		this.importedTampered = !record.ok;
+		if (!record.ok) this.ledger?.becomeReader(this.importNotice);
 	}
 
 	private async startSandbox(): Promise<void> {
@@ -257,6 +325,7 @@ export class IdeSession {
 			scenarioId: this.scenario.id,
 			approvalPolicy: manifest.approval_policy,
 			demoScript: this.scenario.bundle.demo,
+			suggestedPrompts: manifest.suggested_prompts,
 			ledger: this.ledger,
 			fs: workspace,
 			runner: sandbox,
@@ -284,6 +353,8 @@ export class IdeSession {
 		this.sandbox = null;
 	}
 }
+
+type LedgerLike = Parameters<IndexedDbLedger['restoreHistory']>[1][number];
 
 function workspaceDatabaseName(scenario: ResolvedScenario): string {
 	return `threadline-workspace-${scenario.trusted ? scenario.id : `remote-${scenario.id}`}`;

@@ -309,6 +309,47 @@ export class IndexedDbLedger implements LedgerPort {
 		});
 	}
 
+	/**
+	 * An imported export: replaces the workspace files and the ledger with the export's own history
+	 * (events stored verbatim, never re-sealed) and `state`. The chain is checked as on open, so a
+	 * broken one is read, never extended. Returns that check.
+	 */
+	restoreHistory(
+		files: Record<string, Uint8Array>,
+		events: readonly LedgerEvent[],
+		state: Record<string, unknown> = {}
+	): Promise<ChainIntegrity> {
+		return this.exclusive(async () => {
+			this.assertWriter();
+			await this.store.replaceAll(files, { clearStores: ledgerStoreNames });
+			const blobs: QueuedRecord[] = [];
+			// The current contents, so the diffs of the last change of each file can be shown.
+			for (const content of Object.values(files)) {
+				blobs.push({ store: ledgerStores.blobs, key: await contentHash(content), value: content });
+			}
+			await this.store.batch(async () =>
+				this.store.queueRecords([
+					...blobs,
+					...events.map((event) => ({ store: ledgerStores.events, key: event.seq, value: event })),
+					...Object.entries(state).map(([key, value]) => ({
+						store: ledgerStores.state,
+						key,
+						value
+					}))
+				])
+			);
+			this.stored = [...events];
+			this.stateValues.clear();
+			for (const [key, value] of Object.entries(state)) this.stateValues.set(key, value);
+			this.keptBlobs.clear();
+			this.chainIntegrity = await checkStoredChain(this.stored);
+			this.chain = this.chainIntegrity.ok ? LedgerChain.fromEvents(this.clock, this.stored) : null;
+			this.notifiedSeq = this.lastSeq;
+			this.notify('reloaded', this.stored, 'this-tab');
+			return this.chainIntegrity;
+		});
+	}
+
 	private async persist(
 		fs: SandboxFileSystem | null,
 		writes: readonly FileChange[],

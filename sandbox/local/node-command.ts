@@ -20,7 +20,7 @@ export interface NodeCommandOptions {
 	deadline: number;
 	/** True once the command line was asked to stop (Ctrl+C, dispose). */
 	shouldStop: () => boolean;
-	loadModule?: () => Promise<QuickJSWASMModule>;
+	loadModule?: (memoryLimitBytes: number) => Promise<QuickJSWASMModule>;
 }
 
 export const nodeCommandHelp = `Usage: node [options] [script.js | -e "script" | -p "expression"] [arguments]
@@ -147,7 +147,7 @@ async function runNodeCommand(
 
 	let module: QuickJSWASMModule;
 	try {
-		module = await (options.loadModule ?? loadQuickJs)();
+		module = await (options.loadModule ?? loadQuickJs)(options.limits.memoryLimitBytes);
 	} catch (error) {
 		return {
 			stdout: '',

@@ -1,4 +1,5 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { quickJsMemoryExhausted } from './load-quickjs.js';
 import { quickJsPrelude } from './quickjs-prelude.js';
 
 export interface QuickJsScriptLimits {
@@ -50,6 +51,7 @@ export function runQuickJsScript(
 	module: QuickJSWASMModule,
 	script: QuickJsScript
 ): QuickJsScriptResult {
+	quickJsMemoryExhausted(module, true);
 	const runtime = module.newRuntime();
 	runtime.setMemoryLimit(script.limits.memoryBytes);
 	runtime.setMaxStackSize(maxStackBytes);
@@ -118,6 +120,9 @@ export function runQuickJsScript(
 			exitCode = stoppedBy === 'stop' ? 130 : 124;
 			const message = stopMessage(stoppedBy, script);
 			if (message) stderr += `${atLineStart(stdout + stderr) ? '' : '\n'}${message}`;
+		} else if (failure && isOutOfMemory(context, failure, module)) {
+			stderr += `${atLineStart(stdout + stderr) ? '' : '\n'}${outOfMemoryMessage(script.limits.memoryBytes)}`;
+			exitCode = outOfMemoryExitCode;
 		} else if (failure) {
 			stderr += describeUncaught(context, failure, script.source);
 			exitCode = 1;
@@ -132,6 +137,32 @@ export function runQuickJsScript(
 	}
 	if (!disposeQuietly(context, runtime)) result.moduleBroken = true;
 	return result;
+}
+
+/** Node's own exit code when V8 gives up on a full heap (SIGABRT). */
+export const outOfMemoryExitCode = 134;
+
+export function outOfMemoryMessage(memoryBytes: number): string {
+	const mebibytes = Math.round((memoryBytes / (1024 * 1024)) * 10) / 10;
+	return `node: out of memory (limit ${mebibytes} MiB): the script was stopped because it used more memory than the sandbox allows.\n`;
+}
+
+/**
+ * QuickJS reports a failed allocation as `InternalError: out of memory`, or, when even that
+ * error cannot be allocated, by throwing null or failing elsewhere: then the wasm memory has
+ * refused to grow (see load-quickjs.ts).
+ */
+function isOutOfMemory(
+	context: QuickJSContext,
+	error: QuickJSHandle,
+	module: QuickJSWASMModule
+): boolean {
+	if (quickJsMemoryExhausted(module)) return true;
+	const dumped = context.dump(error) as { name?: unknown; message?: unknown } | null | undefined;
+	if (dumped && typeof dumped === 'object') {
+		return dumped.name === 'InternalError' && dumped.message === 'out of memory';
+	}
+	return false;
 }
 
 /** False when QuickJS aborted while freeing (it asserts that nothing leaked). */
@@ -246,9 +277,6 @@ function describeUncaught(context: QuickJSContext, error: QuickJSHandle, source:
 			dumped && typeof dumped === 'object' && typeof dumped.message === 'string'
 				? `${String(dumped.name ?? 'Error')}: ${dumped.message}`
 				: 'Uncaught exception';
-	}
-	if (/^Uncaught (null|undefined)$/.test(text)) {
-		text += ' (the script most likely ran out of memory)';
 	}
 	const lines = text.split('\n');
 	if (lines.length > maxStackTraceLines) {

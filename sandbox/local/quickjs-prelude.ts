@@ -320,6 +320,15 @@ export const quickJsPrelude = String.raw`
 		delete globalThis.__threadlineSetup;
 	};
 
+	// For the Node runtime's util.inspect/format (node-runtime/runtime-prelude.ts).
+	globalThis.__threadlineInspect = function (value, nested) {
+		return inspect(value, 0, [], nested !== false);
+	};
+	globalThis.__threadlineFormat = function (args) {
+		return format(args);
+	};
+	globalThis.__threadlineErrorText = errorText;
+
 	globalThis.__threadlineIsExit = function (value) {
 		return value === exitSignal;
 	};

@@ -1,4 +1,9 @@
-import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type {
+	QuickJSContext,
+	QuickJSHandle,
+	QuickJSRuntime,
+	QuickJSWASMModule
+} from 'quickjs-emscripten-core';
 import { quickJsMemoryExhausted } from './load-quickjs.js';
 import { quickJsPrelude } from './quickjs-prelude.js';
 
@@ -23,6 +28,19 @@ export interface QuickJsScript {
 	limits: QuickJsScriptLimits;
 	/** Polled by the interrupt handler: true stops the script (Ctrl+C where the thread is free). */
 	shouldStop?: () => boolean;
+	/**
+	 * How `source` runs: a global script (default, `node -e`), an ES module (`type: 'module'`:
+	 * import/export, top-level await), or `main`: `__threadlineRunMain(filename)` loads the
+	 * file as the CommonJS main module (the Node runtime's prelude defines it).
+	 */
+	kind?: 'script' | 'module' | 'main';
+	/**
+	 * Runs after the console/process prelude and before the script: the Node runtime
+	 * (node-runtime/) installs its host functions, preludes and module loader here.
+	 */
+	extend?: (context: QuickJSContext, runtime: QuickJSRuntime) => void;
+	/** Runs when the script has ended, before the context is freed (to read what it left). */
+	finish?: (context: QuickJSContext) => void;
 }
 
 export interface QuickJsScriptResult {
@@ -91,11 +109,28 @@ export function runQuickJsScript(
 			script.filename
 		]).dispose();
 
-		const evaluation = context.evalCode(script.source, script.filename);
-		let failure: QuickJSHandle | undefined = evaluation.error;
-		if (!evaluation.error) {
-			if (script.printCompletionValue) failure = printValue(context, evaluation.value);
-			evaluation.value.dispose();
+		script.extend?.(context, runtime);
+
+		let modulePromise: QuickJSHandle | undefined;
+		let failure: QuickJSHandle | undefined;
+		if (script.kind === 'module') {
+			const evaluation = context.evalCode(script.source, script.filename, { type: 'module' });
+			if (evaluation.error) failure = evaluation.error;
+			else modulePromise = evaluation.value;
+		} else if (script.kind === 'main') {
+			const evaluation = context.evalCode(
+				`__threadlineRunMain(${JSON.stringify(script.filename)})`,
+				'threadline:main.js'
+			);
+			if (evaluation.error) failure = evaluation.error;
+			else evaluation.value.dispose();
+		} else {
+			const evaluation = context.evalCode(script.source, script.filename);
+			failure = evaluation.error;
+			if (!evaluation.error) {
+				if (script.printCompletionValue) failure = printValue(context, evaluation.value);
+				evaluation.value.dispose();
+			}
 		}
 		while (!failure && requestedExit === undefined && !stoppedBy) {
 			const jobs = runtime.executePendingJobs();
@@ -103,7 +138,11 @@ export function runQuickJsScript(
 				failure = jobs.error;
 				break;
 			}
-			const next = context.evalCode('__threadlineNextTimer()', 'threadline:timers.js');
+			if (modulePromise && promiseStateOf(context, modulePromise) === 'rejected') break;
+			const next = context.evalCode(
+				'__threadlineNextTimer() || (typeof __threadlineBeforeExit === "function" && __threadlineBeforeExit())',
+				'threadline:timers.js'
+			);
 			if (next.error) {
 				failure = next.error;
 				break;
@@ -112,7 +151,18 @@ export function runQuickJsScript(
 			next.value.dispose();
 			if (!more) break;
 		}
+		let unsettledModule = false;
+		if (modulePromise) {
+			if (!failure && requestedExit === undefined && !stoppedBy) {
+				const state = context.getPromiseState(modulePromise);
+				if (state.type === 'rejected') failure = state.error;
+				else if (state.type === 'pending') unsettledModule = true;
+				else if (!state.notAPromise) state.value.dispose();
+			}
+			modulePromise.dispose();
+		}
 
+		if (!stoppedBy) script.finish?.(context);
 		let exitCode = 0;
 		if (requestedExit !== undefined) {
 			exitCode = requestedExit;
@@ -124,8 +174,12 @@ export function runQuickJsScript(
 			stderr += `${atLineStart(stdout + stderr) ? '' : '\n'}${outOfMemoryMessage(script.limits.memoryBytes)}`;
 			exitCode = outOfMemoryExitCode;
 		} else if (failure) {
-			stderr += describeUncaught(context, failure, script.source);
+			stderr += describeUncaught(context, failure);
 			exitCode = 1;
+		} else if (unsettledModule) {
+			stderr +=
+				'Warning: Detected unsettled top-level await (the module waits on a promise that nothing will settle)\n';
+			exitCode = 13;
 		} else {
 			exitCode = readExitCode(context);
 		}
@@ -137,6 +191,14 @@ export function runQuickJsScript(
 	}
 	if (!disposeQuietly(context, runtime)) result.moduleBroken = true;
 	return result;
+}
+
+/** The state alone, with the handles getPromiseState creates disposed (a leak aborts QuickJS). */
+function promiseStateOf(context: QuickJSContext, promise: QuickJSHandle): string {
+	const state = context.getPromiseState(promise);
+	if (state.type === 'rejected') state.error.dispose();
+	else if (state.type === 'fulfilled' && !state.notAPromise) state.value.dispose();
+	return state.type;
 }
 
 /** Node's own exit code when V8 gives up on a full heap (SIGABRT). */
@@ -258,7 +320,7 @@ function readExitCode(context: QuickJSContext): number {
 	return code;
 }
 
-function describeUncaught(context: QuickJSContext, error: QuickJSHandle, source: string): string {
+function describeUncaught(context: QuickJSContext, error: QuickJSHandle): string {
 	let text: string | undefined;
 	const formatter = context.getProp(context.global, '__threadlineFormatError');
 	if (context.typeof(formatter) === 'function') {
@@ -284,12 +346,6 @@ function describeUncaught(context: QuickJSContext, error: QuickJSHandle, source:
 			...lines.slice(0, maxStackTraceLines),
 			`    ... ${lines.length - maxStackTraceLines} more lines`
 		].join('\n');
-	}
-	const looksLikeModule = /^\s*(import|export)\b/m.test(source) || /\bimport\s*\(/.test(source);
-	if (looksLikeModule && /^SyntaxError|could not load module/.test(text)) {
-		text +=
-			'\nnode: import/export (ES modules) are not supported here: this node runs small scripts on' +
-			' QuickJS without modules, fs or network (see node --help).';
 	}
 	return `${text}\n`;
 }

@@ -289,14 +289,21 @@ async function runNodeTests(
 			for (const [name, count] of Object.entries(result.testCounts.counts))
 				totals[name] = (totals[name] ?? 0) + count;
 		}
-		if (result.exitCode !== 0 && (!result.testCounts || result.testCounts.counts.fail === 0)) {
-			// The file failed outside any test (a syntax error, an uncaught exception): Node
-			// reports the file itself as a failed test.
+		const fileFailed = result.exitCode !== 0 && (result.testCounts?.counts.fail ?? 0) === 0;
+		if (!result.testCounts || fileFailed) {
+			// A file without node:test tests counts as one test, passed when it exits with 0
+			// (as in Node); one that fails outside any test (a syntax error, an uncaught
+			// exception) is a failed test named after the file.
 			number += 1;
 			totals.tests = (totals.tests ?? 0) + 1;
-			totals.fail = (totals.fail ?? 0) + 1;
 			const name = file.startsWith(`${context.cwd}/`) ? file.slice(context.cwd.length + 1) : file;
-			stdout += `# Subtest: ${name}\nnot ok ${number} - ${name}\n  ---\n  duration_ms: 0\n  failureType: 'testCodeFailure'\n  exitCode: ${result.exitCode}\n  error: 'test failed'\n  code: 'ERR_TEST_FAILURE'\n  ...\n`;
+			if (fileFailed) {
+				totals.fail = (totals.fail ?? 0) + 1;
+				stdout += `# Subtest: ${name}\nnot ok ${number} - ${name}\n  ---\n  duration_ms: 0\n  failureType: 'testCodeFailure'\n  exitCode: ${result.exitCode}\n  error: 'test failed'\n  code: 'ERR_TEST_FAILURE'\n  ...\n`;
+			} else {
+				totals.pass = (totals.pass ?? 0) + 1;
+				stdout += `# Subtest: ${name}\nok ${number} - ${name}\n  ---\n  duration_ms: 0\n  ...\n`;
+			}
 		}
 	}
 	stdout += `1..${number}\n`;

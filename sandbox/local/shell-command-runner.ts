@@ -10,11 +10,8 @@ import {
 	type StopReason
 } from './shell-command.js';
 import type { JustBashModule } from './load-just-bash.js';
-import {
-	createNodeCommand,
-	defaultNodeCommandLimits,
-	type NodeCommandLimits
-} from './node-command.js';
+import { defaultNodeCommandLimits, type NodeCommandLimits } from './node-command.js';
+import { createToolchainCommands, toolchainCommandNames } from './npm/toolchain-commands.js';
 import { createShellBaseLayout } from './shell-base-layout.js';
 import {
 	createShellFileMetadata,
@@ -72,7 +69,9 @@ export class ShellCommandRunner {
 		private readonly files: WorkspaceFiles,
 		options: ShellCommandRunnerOptions = {}
 	) {
-		this.commandNames = [...justBash.getCommandNames(), 'node'].sort();
+		this.commandNames = [
+			...new Set([...justBash.getCommandNames(), ...toolchainCommandNames])
+		].sort();
 		this.shellBase = createShellBaseLayout(justBash, this.commandNames);
 		this.limits = { ...defaultLocalExecutionLimits, ...options.limits };
 		this.nodeLimits = { ...defaultNodeCommandLimits, ...options.nodeLimits };
@@ -99,13 +98,12 @@ export class ShellCommandRunner {
 			// just-bash checks its deadline between statements, so it also ends loops that never
 			// yield to the event loop (where a timer cannot fire).
 			executionLimits: { ...this.limits, maxExecutionTimeMs: request.timeoutMs },
-			customCommands: [
-				createNodeCommand({
-					limits: this.nodeLimits,
-					deadline,
-					shouldStop: () => stop.aborted
-				})
-			]
+			customCommands: createToolchainCommands({
+				limits: this.nodeLimits,
+				deadline,
+				shouldStop: () => stop.aborted,
+				commandNames: this.commandNames
+			})
 		});
 
 		let stopReason: StopReason | undefined;

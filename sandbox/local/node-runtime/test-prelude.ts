@@ -222,7 +222,7 @@ export const nodeTestPrelude = String.raw`
 
 	function userStack(error) {
 		if (!error || typeof error.stack !== 'string') return [];
-		return error.stack.split('\n').map(function (line) { return line.trim().replace(/^at /, ''); }).filter(function (line) { return line && line.indexOf('threadline:') === -1; });
+		return error.stack.split('\n').map(function (line) { return line.trim().replace(/^at /, ''); }).filter(function (line) { return line && line.indexOf('threadline:') === -1 && line.indexOf('(native)') === -1; });
 	}
 
 	function report(node, depth, number, outcome) {

@@ -215,7 +215,8 @@ function baseProgram(context: ResolvedCommandContext, options: NodeCommandOption
 				? workspaceMountPoint
 				: context.cwd,
 		limits: {
-			deadline: Math.min(options.deadline, Date.now() + options.limits.timeLimitMs),
+			deadline: options.deadline,
+			timeLimitMs: options.limits.timeLimitMs,
 			memoryBytes: options.limits.memoryLimitBytes,
 			maxOutputLength: context.limits.maxOutputSize
 		},

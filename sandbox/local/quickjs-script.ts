@@ -140,7 +140,7 @@ export function runQuickJsScript(
 			}
 			if (modulePromise && promiseStateOf(context, modulePromise) === 'rejected') break;
 			const next = context.evalCode(
-				'__threadlineNextTimer() || (typeof __threadlineBeforeExit === "function" && __threadlineBeforeExit())',
+				'__threadlineRunTicks() || __threadlineNextTimer() || (typeof __threadlineBeforeExit === "function" && __threadlineBeforeExit())',
 				'threadline:timers.js'
 			);
 			if (next.error) {

@@ -36,7 +36,8 @@ export interface NodeProgram {
 	cwd: string;
 	/** Absolute folder preloaded and writable (the workspace mount). */
 	root: string;
-	limits: QuickJsScriptLimits;
+	/** `deadline` is the command's; the program's own time limit starts when it starts running. */
+	limits: QuickJsScriptLimits & { timeLimitMs: number };
 	shouldStop?: () => boolean;
 	/** node --test: number tests after the files before, and leave the summary to the caller. */
 	testRun?: { numberOffset: number; quietHeader: boolean };
@@ -97,7 +98,11 @@ export async function runNodeProgram(
 		env: program.env,
 		cwd: program.cwd,
 		printCompletionValue: program.mode === 'print',
-		limits: program.limits,
+		limits: {
+			...program.limits,
+			// Loading the workspace and the transpiler is not the program's time.
+			deadline: Math.min(program.limits.deadline, Date.now() + program.limits.timeLimitMs)
+		},
 		...(program.shouldStop ? { shouldStop: program.shouldStop } : {}),
 		kind,
 		extend: (context, runtime) => {
@@ -109,7 +114,16 @@ export async function runNodeProgram(
 			evaluatePrelude(context, nodeTestPrelude, 'threadline:node-test.js');
 			host.readBuiltinExports(context);
 		},
-		finish: () => host.readTestCounts()
+		finish: (context) => {
+			host.readTestCounts();
+			// Node's 'exit' event at the natural end (process.exit emits it itself).
+			const emitted = context.evalCode(
+				'typeof __threadlineEmitExit === "function" && __threadlineEmitExit(process.exitCode === undefined ? 0 : Number(process.exitCode) | 0)',
+				'threadline:exit-event.js'
+			);
+			if (emitted.error) emitted.error.dispose();
+			else emitted.value.dispose();
+		}
 	});
 	if (program.testRun) testCounts = host.testCounts;
 	const failures = await snapshot.flush(fileSystem);

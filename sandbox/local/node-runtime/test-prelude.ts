@@ -136,7 +136,10 @@ export const nodeTestPrelude = String.raw`
 			if (typeof expected === 'string') { message = expected; expected = undefined; }
 			var threw = false, error;
 			try { fn(); } catch (caught) { if (isExit(caught)) throw caught; threw = true; error = caught; }
-			if (!threw) fail(message, 'Missing expected exception' + (expected && expected.name ? ' (' + expected.name + ').' : '.'), undefined, expected, 'throws');
+			if (!threw) {
+				var missing = new AssertionError({ message: message !== undefined ? String(message) : 'Missing expected exception' + (expected && expected.name ? ' (' + expected.name + ').' : '.'), userMessage: true, actual: undefined, expected: expected, operator: 'throws' });
+				throw missing;
+			}
 			matchesExpected(error, expected, message);
 		};
 		assert.doesNotThrow = function (fn, message) {

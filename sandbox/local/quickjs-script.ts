@@ -187,7 +187,18 @@ export function runQuickJsScript(
 		result = { stdout, stderr, exitCode, ...(stoppedBy ? { stoppedBy } : {}) };
 	} catch (error) {
 		disposeQuietly(context, runtime);
-		throw error;
+		// A trap inside the wasm (QuickJS using a NULL from a failed malloc, an emscripten
+		// abort): the module's state is unknown, so it is dropped; the script gets a sentence.
+		const exhausted = quickJsMemoryExhausted(module);
+		const message = exhausted
+			? outOfMemoryMessage(script.limits.memoryBytes)
+			: `node: the runtime failed (${error instanceof Error ? error.message : String(error)}); the next command starts a fresh one.\n`;
+		return {
+			stdout,
+			stderr: `${stderr}${atLineStart(stdout + stderr) ? '' : '\n'}${message}`,
+			exitCode: exhausted ? outOfMemoryExitCode : 1,
+			moduleBroken: true
+		};
 	}
 	if (!disposeQuietly(context, runtime)) result.moduleBroken = true;
 	return result;

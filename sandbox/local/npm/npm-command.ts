@@ -134,10 +134,14 @@ async function runNpm(
 	context: ResolvedCommandContext,
 	knownPrograms: ReadonlySet<string>
 ): Promise<ExecResult> {
-	const [first = '', ...rest] = args.filter(
-		(arg, index) => index > 0 || !/^--?(silent|s|quiet|q)$/.test(arg)
-	);
-	const silent = args.some((arg) => /^--?(silent|s|quiet|q)$/.test(arg));
+	// Options before `--` are npm's own (npm test --silent); what follows `--` is the script's.
+	const separator = args.indexOf('--');
+	const own = separator === -1 ? args : args.slice(0, separator);
+	const silent = own.some((arg) => /^(--silent|-s|--quiet|-q|--loglevel=silent)$/.test(arg));
+	const versionAsked = own.length === 1 && /^(-v|--version)$/.test(own[0] ?? '');
+	const words = own.filter((arg) => !arg.startsWith('-') || arg === '-h' || arg === '--help');
+	const [first = versionAsked ? '--version' : '', ...positional] = words;
+	const rest = separator === -1 ? positional : [...positional, '--', ...args.slice(separator + 1)];
 	switch (first) {
 		case '':
 		case 'help':

@@ -6,10 +6,22 @@ const attempts = [
 	() => assert.deepStrictEqual(new Map([[1, 'a']]), new Map([[1, 'b']])),
 	() => assert.deepEqual({ a: 1 }, { a: '1' }),
 	() => strict.equal(1, '1'),
-	() => assert.throws(() => { throw new TypeError('bad'); }, TypeError),
-	() => assert.throws(() => { throw new Error('oops 42'); }, /oops \d+/),
+	() =>
+		assert.throws(() => {
+			throw new TypeError('bad');
+		}, TypeError),
+	() =>
+		assert.throws(() => {
+			throw new Error('oops 42');
+		}, /oops \d+/),
 	() => assert.throws(() => {}, Error),
-	() => assert.throws(() => { throw new RangeError('r'); }, { name: 'RangeError', message: 'r' }),
+	() =>
+		assert.throws(
+			() => {
+				throw new RangeError('r');
+			},
+			{ name: 'RangeError', message: 'r' }
+		),
 	() => assert.ok(0, 'zero is falsy'),
 	() => assert.match('abc', /b/),
 	() => assert.notStrictEqual(NaN, NaN),

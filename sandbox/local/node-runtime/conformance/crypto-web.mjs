@@ -1,7 +1,13 @@
 const encoder = new TextEncoder();
 const digest = await crypto.subtle.digest('SHA-256', encoder.encode('hello'));
 console.log(Buffer.from(digest).toString('hex'));
-const key = await crypto.subtle.importKey('raw', encoder.encode('secret'), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+const key = await crypto.subtle.importKey(
+	'raw',
+	encoder.encode('secret'),
+	{ name: 'HMAC', hash: 'SHA-256' },
+	false,
+	['sign', 'verify']
+);
 const signature = await crypto.subtle.sign('HMAC', key, encoder.encode('message'));
 console.log(Buffer.from(signature).toString('base64url'));
 console.log(await crypto.subtle.verify('HMAC', key, signature, encoder.encode('message')));

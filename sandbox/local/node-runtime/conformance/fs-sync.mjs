@@ -9,7 +9,12 @@ fs.writeFileSync(join(folder, 'nested', 'b.bin'), new Uint8Array([0, 1, 2, 255])
 console.log(fs.readFileSync(join(folder, 'a.txt'), 'utf8').split('\n').length);
 console.log([...fs.readFileSync(join(folder, 'nested', 'b.bin'))].join(','));
 console.log(fs.readdirSync(folder).join(','), fs.existsSync(join(folder, 'nope')));
-console.log(fs.readdirSync(folder, { withFileTypes: true }).map((entry) => `${entry.name}:${entry.isDirectory()}`).join(','));
+console.log(
+	fs
+		.readdirSync(folder, { withFileTypes: true })
+		.map((entry) => `${entry.name}:${entry.isDirectory()}`)
+		.join(',')
+);
 console.log(fs.statSync(join(folder, 'a.txt')).size, fs.statSync(folder).isDirectory());
 fs.renameSync(join(folder, 'a.txt'), join(folder, 'c.txt'));
 console.log(fs.existsSync(join(folder, 'a.txt')), fs.existsSync(join(folder, 'c.txt')));

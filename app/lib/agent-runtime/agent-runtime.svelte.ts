@@ -1,3 +1,4 @@
+import { checkIntentCriteria, type IntentCheck } from '../../../hooks/intents/check-criteria.js';
 import type { LanguageModel } from 'ai';
 import { buildIntentContext } from '../../../hooks/context/intent-context.js';
 import { buildSystemPrompt } from '../../../hooks/context/system-prompt.js';
@@ -235,6 +236,19 @@ export class AgentRuntime {
 	async editIntents(text: string): Promise<void> {
 		await this.pipeline.recordHumanEdit({ path: activeIntentsPath, content: text });
 		await this.refreshYaml();
+	}
+
+	/**
+	 * "Verify intent": re-runs the intent's acceptance criteria now, through the same runner
+	 * complete_intent uses, without completing anything (hooks/intents/check-criteria.ts).
+	 */
+	async verifyIntent(intentId: string): Promise<IntentCheck> {
+		const intent = this.state.intents.intents.find((candidate) => candidate.id === intentId);
+		if (!intent) throw new Error(`${intentId} is not in ${activeIntentsPath}`);
+		return checkIntentCriteria(intent, async (command) => {
+			const result = await this.options.runner.exec(command, { timeoutMs: 120_000 });
+			return { exitCode: result.exitCode, output: result.output };
+		});
 	}
 
 	async verify(): Promise<VerifyReport> {

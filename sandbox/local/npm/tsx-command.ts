@@ -12,12 +12,12 @@ export function createTsxCommand(name: 'tsx' | 'ts-node', node: Command): Comman
 	};
 }
 
-function runTsx(
+async function runTsx(
 	name: string,
 	args: string[],
 	context: ResolvedCommandContext,
 	node: Command
-): Promise<ExecResult> | ExecResult {
+): Promise<ExecResult> {
 	if (args[0] === 'watch') {
 		return failure(
 			`${name} watch is not available offline (nothing watches files here): run ${name} ${args.slice(1).join(' ')} again after a change.`

@@ -11,6 +11,7 @@ import {
 } from './shell-command.js';
 import type { JustBashModule } from './load-just-bash.js';
 import { defaultNodeCommandLimits, type NodeCommandLimits } from './node-command.js';
+import { explainShellLimits } from './npm/offline-messages.js';
 import { createToolchainCommands, toolchainCommandNames } from './npm/toolchain-commands.js';
 import { createShellBaseLayout } from './shell-base-layout.js';
 import {
@@ -160,7 +161,7 @@ export class ShellCommandRunner {
 		return {
 			exitCode: outcome.exitCode,
 			stdout: outcome.stdout,
-			stderr: outcome.stderr,
+			stderr: explainShellLimits(outcome.stderr),
 			...(stopReason ? { stopReason } : {}),
 			changes,
 			finalEnv: outcome.env

@@ -116,8 +116,10 @@ describe('the node command (QuickJS)', () => {
 
 	it('ends a script that eats memory', async () => {
 		const result = await run('node -e "const a = []; for (;;) a.push(new Array(1000).fill(1))"');
-		expect(result.exitCode).toBe(134);
-		expect(result.output).toMatch(/out of memory \(limit 16 MiB\)/);
+		// Which limit comes first depends on the machine's speed (400 ms here); the memory limit
+		// itself is tested with room to reach it in quickjs-memory-limit.test.ts.
+		expect([124, 134]).toContain(result.exitCode);
+		expect(result.output).toMatch(/out of memory \(limit 16 MiB\)|ran past its time limit/);
 	});
 
 	it('stops deep recursion inside the VM', async () => {

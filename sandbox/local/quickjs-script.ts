@@ -10,6 +10,11 @@ import { quickJsPrelude } from './quickjs-prelude.js';
 export interface QuickJsScriptLimits {
 	/** Wall-clock milliseconds (Date.now()) after which the script is interrupted. */
 	deadline: number;
+	/**
+	 * The script's own time, counted from when it starts (after the preludes, which are ours):
+	 * the deadline is then the earlier of the two.
+	 */
+	timeLimitMs?: number;
 	memoryBytes: number;
 	/** stdout + stderr, in UTF-16 code units; the script is stopped past it. */
 	maxOutputLength: number;
@@ -77,10 +82,12 @@ export function runQuickJsScript(
 	let stderr = '';
 	let requestedExit: number | undefined;
 	let stoppedBy: QuickJsScriptResult['stoppedBy'];
+	let deadline = script.limits.deadline;
+	let preparing = true;
 	runtime.setInterruptHandler(() => {
 		if (stoppedBy || requestedExit !== undefined) return true;
 		if (script.shouldStop?.()) stoppedBy = 'stop';
-		else if (Date.now() > script.limits.deadline) stoppedBy = 'time-limit';
+		else if (!preparing && Date.now() > deadline) stoppedBy = 'time-limit';
 		return stoppedBy !== undefined;
 	});
 	const context = runtime.newContext();
@@ -110,6 +117,10 @@ export function runQuickJsScript(
 		]).dispose();
 
 		script.extend?.(context, runtime);
+		preparing = false;
+		if (script.limits.timeLimitMs !== undefined) {
+			deadline = Math.min(deadline, Date.now() + script.limits.timeLimitMs);
+		}
 
 		let modulePromise: QuickJSHandle | undefined;
 		let failure: QuickJSHandle | undefined;

@@ -98,11 +98,8 @@ export async function runNodeProgram(
 		env: program.env,
 		cwd: program.cwd,
 		printCompletionValue: program.mode === 'print',
-		limits: {
-			...program.limits,
-			// Loading the workspace and the transpiler is not the program's time.
-			deadline: Math.min(program.limits.deadline, Date.now() + program.limits.timeLimitMs)
-		},
+		// Loading the workspace, the transpiler and the preludes is not the program's time.
+		limits: program.limits,
 		...(program.shouldStop ? { shouldStop: program.shouldStop } : {}),
 		kind,
 		extend: (context, runtime) => {

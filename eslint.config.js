@@ -162,6 +162,15 @@ export default defineConfig([
 		languageOptions: { globals: { ...globals.browser, ...globals.worker } }
 	},
 	{
+		// Node programs that the offline runtime runs (and real Node, to compare): Node's globals.
+		files: [
+			'sandbox/local/node-runtime/conformance/**',
+			'sandbox/local/node-runtime/offline-fixtures/**'
+		],
+		languageOptions: { globals: globals.node },
+		rules: { '@typescript-eslint/no-require-imports': 'off' }
+	},
+	{
 		files: ['*.js', '*.ts', 'bin/**', 'bench/**', 'vite-plugins/**', ...testFiles],
 		ignores: ['hooks/**'],
 		languageOptions: { globals: globals.node }

@@ -1,3 +1,4 @@
+import { checkCommand } from './check-command.js';
 import { replayCommand } from './replay-command.js';
 import { reportCommand } from './report-command.js';
 import { UsageError } from './usage-error.js';
@@ -13,9 +14,14 @@ Usage:
   threadline verify <dir|zip> [--json]
       Check the ledger's hash chains, the Agent Trace records and the files' content hashes.
       Exit 0 when everything holds, 1 naming the first failing record.
-  threadline report <dir|zip> [--format md|csv|json]
-      Per intent: files, lines, refactor vs evolution, blocked calls, approvals, lessons.
+  threadline report <dir|zip> [--format md|csv|json] [--no-criteria]
+      Per intent: files, lines, refactor vs evolution, blocked calls, approvals, lessons, and
+      the acceptance criteria re-run offline (as threadline check; --no-criteria skips them).
       A folder of several exports gives one CSV row each.
+  threadline check <dir|zip> [--intent ID] [--json] [--timeout seconds]
+      Re-run the acceptance criteria recorded in the export's active_intents.yaml on its
+      workspace, in the offline sandbox (a copy in memory: nothing is written back).
+      Exit 0 when every runnable criterion passes, 1 naming the ones that fail.
   threadline validate <active_intents.yaml | scenario folder | folder of scenarios>
       Exit 0, or the errors as file:line:column message (exit 1).
 
@@ -40,6 +46,8 @@ export async function main(argv: string[], output: Output = defaultOutput): Prom
 				return await reportCommand(rest, output);
 			case 'validate':
 				return await validateCommand(rest, output);
+			case 'check':
+				return await checkCommand(rest, output);
 			case undefined:
 			case '-h':
 			case '--help':

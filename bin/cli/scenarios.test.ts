@@ -9,6 +9,8 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateScenarioBundle } from '../../hooks/scenarios/scenario-bundle.js';
 import { buildScenarios, checkScenarios, defaultScenariosRoot } from './build-scenarios.js';
+import { DiskWorkspaceFiles } from '../../sandbox/local/disk-workspace-files.js';
+import { createLocalSandbox } from '../../sandbox/local/local-sandbox.js';
 import { captureOutput } from './capture-output.js';
 import { main } from './main.js';
 
@@ -29,13 +31,40 @@ afterAll(async () => {
 	await rm(scratch, { recursive: true, force: true });
 });
 
-/** The scenario's own tests (plain TypeScript, `npm test` in a WebContainer), run with tsx. */
-async function runLearnerTests(workspace: string): Promise<string> {
-	const { stdout } = await run(process.execPath, ['--import', tsxLoader, 'tests/run-all.ts'], {
+/**
+ * The scenario's own tests, `npm test`, run two ways: by real Node with tsx, and by the offline
+ * sandbox (the runtime on QuickJS that the browser uses), which must agree.
+ */
+async function runLearnerTests(workspace: string): Promise<{ output: string; exitCode: number }> {
+	const real = await run(process.execPath, ['--import', tsxLoader, 'tests/run-all.ts'], {
 		cwd: workspace
-	});
-	return stdout;
+	}).then(
+		({ stdout }) => ({ output: stdout, exitCode: 0 }),
+		(error: { stdout?: string; code?: number }) => ({
+			output: error.stdout ?? '',
+			exitCode: error.code ?? 1
+		})
+	);
+	const sandbox = await createLocalSandbox({ files: new DiskWorkspaceFiles(workspace) });
+	try {
+		const offline = await sandbox.exec('npm test --silent', { timeoutMs: 60_000 });
+		// The verdict per file (the wording of an error differs between the runtimes).
+		const verdicts = (text: string) =>
+			text
+				.split('\n')
+				.filter((line) => /^(ok|FAIL)\s/.test(line))
+				.map((line) => line.split(':')[0]);
+		expect(verdicts(offline.output)).toEqual(verdicts(real.output));
+		expect(offline.exitCode === 0).toBe(real.exitCode === 0);
+		expect(offline.changes).toEqual([]);
+	} finally {
+		await sandbox.dispose();
+	}
+	return real;
 }
+
+/** Where a scenario's starting code fails its tests on purpose: the task, written as a test. */
+const failingAtStart: Record<string, string[]> = { 'jwt-auth': ['auth/bearer.test.ts'] };
 
 interface ReplayLine {
 	step: number;
@@ -96,13 +125,23 @@ describe('the built-in scenarios', () => {
 		async (id) => {
 			const start = join(scratch, `${id}-start`);
 			await cp(join(defaultScenariosRoot, id, 'files'), start, { recursive: true });
-			expect(await runLearnerTests(start)).toContain('all tests passed');
+			const atStart = await runLearnerTests(start);
+			const failing = failingAtStart[id] ?? [];
+			expect(
+				atStart.output
+					.split('\n')
+					.filter((line) => line.startsWith('FAIL'))
+					.map((line) => line.split(/\s+/)[1]?.replace(/:$/, ''))
+			).toEqual(failing);
+			expect(atStart.exitCode === 0).toBe(failing.length === 0);
 
 			const { workspace } = await replayBuiltIn(id);
 			const verified = captureOutput();
 			expect(await main(['verify', workspace], verified.output)).toBe(0);
 			expect(verified.out.join('\n')).toContain('OK: chain, schema and content hashes hold');
-			expect(await runLearnerTests(workspace)).toContain('all tests passed');
+			const after = await runLearnerTests(workspace);
+			expect(after.output).toMatch(/all \d+ test file\(s\) passed/);
+			expect(after.exitCode).toBe(0);
 			const intents = await readFile(join(workspace, '.orchestration/active_intents.yaml'), 'utf8');
 			// Every IN_PROGRESS intent of a demo is completed by it: its criteria ran and passed.
 			expect(intents).not.toMatch(/status: IN_PROGRESS/);

@@ -90,16 +90,19 @@ describe('the node command (QuickJS)', () => {
 		);
 	});
 
-	it('explains that require, import, fs and network are not available', async () => {
-		const required = await run(`node -e "require('fs')"`);
+	it('explains what is not available offline: npm packages, network modules', async () => {
+		const required = await run(`node -e "require('express')"`);
 		expect(required.exitCode).toBe(1);
-		expect(required.output).toMatch(/require\('fs'\) is not available/);
-		expect(required.output).toMatch(/without modules, fs or network/);
+		expect(required.output).toMatch(
+			/packages from npm are not available offline; use the WebContainer sandbox/
+		);
 		expect(required.output).not.toContain('threadline:');
-
+		const http = await run(`node -e "require('node:http')"`);
+		expect(http.exitCode).toBe(1);
+		expect(http.output).toMatch(/node:http is not available in the offline runtime/);
 		const imported = await run('node scripts/module.mjs');
-		expect(imported.exitCode).toBe(1);
-		expect(imported.output).toMatch(/ES modules\) are not supported here/);
+		expect(imported.exitCode).toBe(0);
+		expect(imported.output).toMatch(/readFileSync/);
 		expect((await run('node -e "fetch"')).exitCode).toBe(1);
 	});
 
@@ -112,9 +115,11 @@ describe('the node command (QuickJS)', () => {
 	});
 
 	it('ends a script that eats memory', async () => {
-		const result = await run('node -e "const a = []; for (;;) a.push({ n: Math.random() })"');
-		expect(result.exitCode).not.toBe(0);
-		expect(result.output).toMatch(/out of memory|time limit/);
+		const result = await run('node -e "const a = []; for (;;) a.push(new Array(1000).fill(1))"');
+		// Which limit comes first depends on the machine's speed (400 ms here); the memory limit
+		// itself is tested with room to reach it in quickjs-memory-limit.test.ts.
+		expect([124, 134]).toContain(result.exitCode);
+		expect(result.output).toMatch(/out of memory \(limit 16 MiB\)|ran past its time limit/);
 	});
 
 	it('stops deep recursion inside the VM', async () => {
@@ -162,7 +167,9 @@ describe('the node command (QuickJS)', () => {
 	it('says clearly when the script file is missing', async () => {
 		const result = await run('node missing.js');
 		expect(result.exitCode).toBe(1);
-		expect(result.output).toMatch(/cannot find 'missing\.js'/);
+		expect(result.output).toMatch(
+			/cannot find module '\/workspace\/missing\.js' \(no such file: missing\.js\)/
+		);
 	});
 
 	it('is listed among the commands and found by which', async () => {

@@ -1,7 +1,10 @@
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
 import type { Command, ExecResult, ResolvedCommandContext } from 'just-bash';
 import { forgetQuickJs, loadQuickJs } from './load-quickjs.js';
-import { runQuickJsScript } from './quickjs-script.js';
+import { runNodeProgram, type NodeProgram } from './node-runtime/run-node-program.js';
+import { findTestFiles } from './node-runtime/test-files.js';
+import { WorkspaceSnapshot } from './node-runtime/workspace-snapshot.js';
+import { workspaceMountPoint } from './shell-command.js';
 
 export interface NodeCommandLimits {
 	/** Longest a script may run, in milliseconds (also capped by the command's own deadline). */
@@ -20,25 +23,31 @@ export interface NodeCommandOptions {
 	deadline: number;
 	/** True once the command line was asked to stop (Ctrl+C, dispose). */
 	shouldStop: () => boolean;
-	loadModule?: () => Promise<QuickJSWASMModule>;
+	loadModule?: (memoryLimitBytes: number) => Promise<QuickJSWASMModule>;
 }
 
-export const nodeCommandHelp = `Usage: node [options] [script.js | -e "script" | -p "expression"] [arguments]
+export const nodeCommandHelp = `Usage: node [options] [script.js | script.ts | -e "script" | -p "expression"] [arguments]
+       node --test [files or folders]
 
-A small-script stand-in for Node.js, running on QuickJS inside the sandbox.
+The offline sandbox's Node.js: a Node-compatible runtime on QuickJS, inside the sandbox.
   -e, --eval <script>     run the script
   -p, --print <expr>      run the expression and print its value
+  --test [paths]          run test files (*.test.js/ts, *-test.*, *_test.*, test-*.*, test/**)
   -h, --help              show this help
   -v, --version           show the version
-  script.js               run a file of the workspace (relative to the current folder)
+  script.js | script.ts   run a file of the workspace (relative to the current folder)
   (no script)             run the script piped on stdin, e.g. echo 'console.log(1)' | node
 
-What scripts have: the JavaScript language (ES2023), console.log/error, process.argv, process.env,
-process.exit, setTimeout/setInterval (on virtual time: they run once the script's code is done,
-without waiting), Promise and async/await.
-What they do not have: require/import of modules, the file system, the network, Buffer, and
-reports of unhandled promise rejections (catch them yourself). Scripts stop after a time limit and
-a memory limit. For real Node.js and npm, use the WebContainer sandbox.
+What programs have: ES modules and CommonJS from the workspace (relative imports, index files,
+package.json type/main/exports, workspace packages), TypeScript/TSX (types stripped, lines kept),
+node:fs and node:fs/promises over the workspace, node:path, node:url, node:assert, node:test,
+node:events, node:util, node:os, node:crypto (SHA-256, HMAC), node:timers, process, console,
+timers (on virtual time: they run once the code is done, without waiting), TextEncoder/Decoder,
+URL, structuredClone, crypto.subtle (SHA-256 digest, HMAC sign/verify), crypto.getRandomValues,
+atob/btoa and the common part of Buffer.
+What they do not have: packages from npm, the network, child processes, http, workers, and
+reports of unhandled promise rejections (catch them yourself). Programs stop after a time limit
+and a memory limit. For real Node.js and npm, use the WebContainer sandbox.
 `;
 
 /** The `node` command for just-bash: QuickJS, loaded on first use (see load-quickjs.ts). */
@@ -54,6 +63,7 @@ type ParsedArguments =
 	| { kind: 'help' }
 	| { kind: 'version' }
 	| { kind: 'error'; message: string }
+	| { kind: 'test'; paths: string[] }
 	| {
 			kind: 'run';
 			mode: 'eval' | 'print' | 'file' | 'stdin';
@@ -64,11 +74,37 @@ type ParsedArguments =
 /** Reads node's command line; everything after the script belongs to the script. */
 export function parseNodeArguments(args: readonly string[]): ParsedArguments {
 	let optionsEnded = false;
+	let testMode = false;
 	for (let index = 0; index < args.length; index += 1) {
 		const argument = args[index] ?? '';
 		const rest = args.slice(index + 1);
+		if (testMode && (optionsEnded || !argument.startsWith('-'))) {
+			return { kind: 'test', paths: args.slice(index).filter((path) => !path.startsWith('-')) };
+		}
 		if (optionsEnded || !argument.startsWith('-')) {
 			return { kind: 'run', mode: 'file', script: argument, scriptArguments: rest };
+		}
+		if (ignoredNodeOptions.test(argument)) continue;
+		if (
+			argument === '--import' ||
+			argument === '--require' ||
+			argument === '-r' ||
+			argument === '--loader'
+		) {
+			const value = args[index + 1] ?? '';
+			// tsx's hooks are built in: TypeScript runs without them.
+			if (!/^(tsx|tsx\/.*|ts-node\/.*|ts-node)$/.test(value)) {
+				return {
+					kind: 'error',
+					message: `node: ${argument} ${value}: preloading modules is not supported offline`
+				};
+			}
+			index += 1;
+			continue;
+		}
+		if (argument === '--test') {
+			testMode = true;
+			continue;
 		}
 		const [name = '', ...valueParts] = argument.split('=');
 		const inlineValue = valueParts.length > 0 ? valueParts.join('=') : undefined;
@@ -101,12 +137,17 @@ export function parseNodeArguments(args: readonly string[]): ParsedArguments {
 			default:
 				return {
 					kind: 'error',
-					message: `node: bad option: ${argument} (this node knows -e, -p, --help and --version)`
+					message: `node: bad option: ${argument} (this node knows -e, -p, --test, --help and --version)`
 				};
 		}
 	}
+	if (testMode) return { kind: 'test', paths: [] };
 	return { kind: 'run', mode: 'stdin', script: '', scriptArguments: [] };
 }
+
+/** Flags of real Node that change nothing here (warnings, source maps, experimental loaders). */
+const ignoredNodeOptions =
+	/^--(no-warnings|no-deprecation|enable-source-maps|experimental-[a-z-]+|test-reporter(=.*)?|test-reporter-destination(=.*)?|input-type=(module|commonjs)|trace-uncaught|stack-trace-limit=\d+|max-old-space-size=\d+|conditions=\S+|disable-warning=\S+|import=tsx|loader=tsx)$/;
 
 async function runNodeCommand(
 	args: string[],
@@ -115,64 +156,165 @@ async function runNodeCommand(
 ): Promise<ExecResult> {
 	const parsed = parseNodeArguments(args);
 	if (parsed.kind === 'help') return { stdout: nodeCommandHelp, stderr: '', exitCode: 0 };
-	if (parsed.kind === 'version') {
-		return {
-			stdout: 'v0.0.0-quickjs (QuickJS, not Node.js: see node --help)\n',
-			stderr: '',
-			exitCode: 0
-		};
-	}
+	if (parsed.kind === 'version') return { stdout: `${nodeVersion}\n`, stderr: '', exitCode: 0 };
 	if (parsed.kind === 'error') return { stdout: '', stderr: `${parsed.message}\n`, exitCode: 9 };
-
-	let source = parsed.script;
-	let filename = '[eval]';
-	if (parsed.mode === 'file') {
-		const path = context.fs.resolvePath(context.cwd, parsed.script);
-		try {
-			source = await context.fs.readFile(path);
-		} catch {
-			return {
-				stdout: '',
-				stderr: `node: cannot find '${parsed.script}' (looked for ${path})\n`,
-				exitCode: 1
-			};
-		}
-		filename = path;
-	} else if (parsed.mode === 'stdin') {
-		source = utf8FromLatin1(context.stdin as unknown as string);
-		filename = '[stdin]';
+	if (parsed.kind === 'test') {
+		return runNodeTests(context, options, parsed.paths);
 	}
-	// A shebang line is allowed in Node scripts but is not JavaScript.
-	if (source.startsWith('#!')) source = `//${source.slice(2)}`;
 
 	let module: QuickJSWASMModule;
 	try {
-		module = await (options.loadModule ?? loadQuickJs)();
+		module = await (options.loadModule ?? loadQuickJs)(options.limits.memoryLimitBytes);
 	} catch (error) {
-		return {
-			stdout: '',
-			stderr: `node: QuickJS could not be loaded: ${error instanceof Error ? error.message : String(error)}\n`,
-			exitCode: 1
-		};
+		return quickJsUnavailable(error);
 	}
+	const program = baseProgram(context, options);
+	if (parsed.mode === 'file') {
+		const path = context.fs.resolvePath(context.cwd, parsed.script);
+		if (!(await context.fs.exists(path)) || !(await context.fs.stat(path)).isFile) {
+			return {
+				stdout: '',
+				stderr: `node: cannot find module '${path}' (no such file: ${parsed.script})\n`,
+				exitCode: 1
+			};
+		}
+		program.mode = 'file';
+		program.entry = path;
+		program.argv = ['node', path, ...parsed.scriptArguments];
+	} else {
+		program.mode = parsed.mode === 'print' ? 'print' : 'eval';
+		program.source =
+			parsed.mode === 'stdin' ? utf8FromLatin1(context.stdin as unknown as string) : parsed.script;
+		if (program.source.startsWith('#!')) program.source = `//${program.source.slice(2)}`;
+		program.argv = ['node', ...parsed.scriptArguments];
+	}
+	const result = await runNodeProgram(context.fs, module, program);
+	if (result.moduleBroken) forgetQuickJs();
+	return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
+}
+
+export const nodeVersion = 'v20.0.0-quickjs';
+
+function quickJsUnavailable(error: unknown): ExecResult {
+	return {
+		stdout: '',
+		stderr: `node: QuickJS could not be loaded: ${error instanceof Error ? error.message : String(error)}\n`,
+		exitCode: 1
+	};
+}
+
+function baseProgram(context: ResolvedCommandContext, options: NodeCommandOptions): NodeProgram {
 	const env = context.exportedEnv ?? Object.fromEntries(context.env);
-	const argv = ['node', ...(parsed.mode === 'file' ? [filename] : []), ...parsed.scriptArguments];
-	const result = runQuickJsScript(module, {
-		source,
-		filename,
-		argv,
+	return {
+		mode: 'eval',
+		argv: ['node'],
 		env,
 		cwd: context.cwd,
-		printCompletionValue: parsed.mode === 'print',
+		root:
+			context.cwd === workspaceMountPoint || context.cwd.startsWith(`${workspaceMountPoint}/`)
+				? workspaceMountPoint
+				: context.cwd,
 		limits: {
-			deadline: Math.min(options.deadline, Date.now() + options.limits.timeLimitMs),
+			deadline: options.deadline,
+			timeLimitMs: options.limits.timeLimitMs,
 			memoryBytes: options.limits.memoryLimitBytes,
 			maxOutputLength: context.limits.maxOutputSize
 		},
 		shouldStop: () => options.shouldStop() || context.signal?.aborted === true
-	});
-	if (result.moduleBroken) forgetQuickJs();
-	return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
+	};
+}
+
+/**
+ * `node --test`: each file in a fresh runtime (as Node runs each in its own process), numbered
+ * on from the files before, then one summary and exit code 1 when anything failed.
+ */
+async function runNodeTests(
+	context: ResolvedCommandContext,
+	options: NodeCommandOptions,
+	paths: string[]
+): Promise<ExecResult> {
+	let module: QuickJSWASMModule;
+	try {
+		module = await (options.loadModule ?? loadQuickJs)(options.limits.memoryLimitBytes);
+	} catch (error) {
+		return quickJsUnavailable(error);
+	}
+	const template = baseProgram(context, options);
+	const snapshot = await WorkspaceSnapshot.load(context.fs, template.root);
+	const { files, missing } = findTestFiles(snapshot, context.cwd, paths);
+	if (missing.length > 0) {
+		return {
+			stdout: '',
+			stderr: `node --test: could not find ${missing.join(', ')}\n`,
+			exitCode: 1
+		};
+	}
+	let stdout = 'TAP version 13\n';
+	let stderr = '';
+	const totals: Record<string, number> = {
+		tests: 0,
+		suites: 0,
+		pass: 0,
+		fail: 0,
+		cancelled: 0,
+		skipped: 0,
+		todo: 0
+	};
+	let number = 0;
+	const started = Date.now();
+	let exitCode = 0;
+	for (const file of files) {
+		// Each file sees the workspace as the files before it left it.
+		const fileSnapshot = await WorkspaceSnapshot.load(context.fs, template.root);
+		const result = await runNodeProgram(
+			context.fs,
+			module,
+			{
+				...template,
+				mode: 'file',
+				entry: file,
+				argv: ['node', file],
+				testRun: { numberOffset: number, quietHeader: true }
+			},
+			fileSnapshot
+		);
+		if (result.moduleBroken) forgetQuickJs();
+		stdout += result.stdout;
+		stderr += result.stderr;
+		if (result.stoppedBy) {
+			exitCode = result.exitCode;
+			break;
+		}
+		if (result.testCounts) {
+			number = result.testCounts.last;
+			for (const [name, count] of Object.entries(result.testCounts.counts))
+				totals[name] = (totals[name] ?? 0) + count;
+		}
+		const fileFailed = result.exitCode !== 0 && (result.testCounts?.counts.fail ?? 0) === 0;
+		if (!result.testCounts || fileFailed) {
+			// A file without node:test tests counts as one test, passed when it exits with 0
+			// (as in Node); one that fails outside any test (a syntax error, an uncaught
+			// exception) is a failed test named after the file.
+			number += 1;
+			totals.tests = (totals.tests ?? 0) + 1;
+			const name = file.startsWith(`${context.cwd}/`) ? file.slice(context.cwd.length + 1) : file;
+			if (fileFailed) {
+				totals.fail = (totals.fail ?? 0) + 1;
+				stdout += `# Subtest: ${name}\nnot ok ${number} - ${name}\n  ---\n  duration_ms: 0\n  failureType: 'testCodeFailure'\n  exitCode: ${result.exitCode}\n  error: 'test failed'\n  code: 'ERR_TEST_FAILURE'\n  ...\n`;
+			} else {
+				totals.pass = (totals.pass ?? 0) + 1;
+				stdout += `# Subtest: ${name}\nok ${number} - ${name}\n  ---\n  duration_ms: 0\n  ...\n`;
+			}
+		}
+	}
+	stdout += `1..${number}\n`;
+	for (const name of ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo']) {
+		stdout += `# ${name} ${totals[name] ?? 0}\n`;
+	}
+	stdout += `# duration_ms ${Date.now() - started}\n`;
+	if (exitCode === 0 && (totals.fail ?? 0) > 0) exitCode = 1;
+	if (files.length === 0) stderr += 'node --test: no test files found\n';
+	return { stdout, stderr, exitCode };
 }
 
 /**

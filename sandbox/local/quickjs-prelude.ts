@@ -221,6 +221,16 @@ export const quickJsPrelude = String.raw`
 	globalThis.queueMicrotask = function (callback) {
 		Promise.resolve().then(callback);
 	};
+	// process.nextTick callbacks run once the promise jobs queued so far are done (as in an ES
+	// module in Node), before any timer: the host calls this after each round of jobs.
+	var ticks = [];
+	globalThis.__threadlineRunTicks = function () {
+		if (ticks.length === 0) return false;
+		var due = ticks;
+		ticks = [];
+		for (var index = 0; index < due.length; index += 1) due[index].callback.apply(undefined, due[index].args);
+		return true;
+	};
 	// Called by the host after the microtasks: runs the next due timer; false when none is left.
 	globalThis.__threadlineNextTimer = function () {
 		if (timers.length === 0) return false;
@@ -267,14 +277,19 @@ export const quickJsPrelude = String.raw`
 			},
 			exit: function (code) {
 				var chosen = code === undefined ? process.exitCode : code;
-				host.exit(chosen === undefined ? 0 : Number(chosen) | 0);
+				var final = chosen === undefined ? 0 : Number(chosen) | 0;
+				// 'exit' listeners run before the process ends, and may still print.
+				if (typeof globalThis.__threadlineEmitExit === 'function') {
+					var emit = globalThis.__threadlineEmitExit;
+					globalThis.__threadlineEmitExit = undefined;
+					process.exitCode = final;
+					emit(final);
+				}
+				host.exit(final);
 				throw exitSignal;
 			},
 			nextTick: function (callback) {
-				var args = Array.prototype.slice.call(arguments, 1);
-				Promise.resolve().then(function () {
-					callback.apply(undefined, args);
-				});
+				ticks.push({ callback: callback, args: Array.prototype.slice.call(arguments, 1) });
 			},
 			hrtime: Object.assign(
 				function () {
@@ -319,6 +334,15 @@ export const quickJsPrelude = String.raw`
 		globalThis.__dirname = filename.indexOf('/') === -1 ? cwd : filename.slice(0, filename.lastIndexOf('/')) || '/';
 		delete globalThis.__threadlineSetup;
 	};
+
+	// For the Node runtime's util.inspect/format (node-runtime/runtime-prelude.ts).
+	globalThis.__threadlineInspect = function (value, nested) {
+		return inspect(value, 0, [], nested !== false);
+	};
+	globalThis.__threadlineFormat = function (args) {
+		return format(args);
+	};
+	globalThis.__threadlineErrorText = errorText;
 
 	globalThis.__threadlineIsExit = function (value) {
 		return value === exitSignal;

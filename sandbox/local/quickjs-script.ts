@@ -1,9 +1,20 @@
-import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type {
+	QuickJSContext,
+	QuickJSHandle,
+	QuickJSRuntime,
+	QuickJSWASMModule
+} from 'quickjs-emscripten-core';
+import { quickJsMemoryExhausted } from './load-quickjs.js';
 import { quickJsPrelude } from './quickjs-prelude.js';
 
 export interface QuickJsScriptLimits {
 	/** Wall-clock milliseconds (Date.now()) after which the script is interrupted. */
 	deadline: number;
+	/**
+	 * The script's own time, counted from when it starts (after the preludes, which are ours):
+	 * the deadline is then the earlier of the two.
+	 */
+	timeLimitMs?: number;
 	memoryBytes: number;
 	/** stdout + stderr, in UTF-16 code units; the script is stopped past it. */
 	maxOutputLength: number;
@@ -22,6 +33,19 @@ export interface QuickJsScript {
 	limits: QuickJsScriptLimits;
 	/** Polled by the interrupt handler: true stops the script (Ctrl+C where the thread is free). */
 	shouldStop?: () => boolean;
+	/**
+	 * How `source` runs: a global script (default, `node -e`), an ES module (`type: 'module'`:
+	 * import/export, top-level await), or `main`: `__threadlineRunMain(filename)` loads the
+	 * file as the CommonJS main module (the Node runtime's prelude defines it).
+	 */
+	kind?: 'script' | 'module' | 'main';
+	/**
+	 * Runs after the console/process prelude and before the script: the Node runtime
+	 * (node-runtime/) installs its host functions, preludes and module loader here.
+	 */
+	extend?: (context: QuickJSContext, runtime: QuickJSRuntime) => void;
+	/** Runs when the script has ended, before the context is freed (to read what it left). */
+	finish?: (context: QuickJSContext) => void;
 }
 
 export interface QuickJsScriptResult {
@@ -50,6 +74,7 @@ export function runQuickJsScript(
 	module: QuickJSWASMModule,
 	script: QuickJsScript
 ): QuickJsScriptResult {
+	quickJsMemoryExhausted(module, true);
 	const runtime = module.newRuntime();
 	runtime.setMemoryLimit(script.limits.memoryBytes);
 	runtime.setMaxStackSize(maxStackBytes);
@@ -57,10 +82,12 @@ export function runQuickJsScript(
 	let stderr = '';
 	let requestedExit: number | undefined;
 	let stoppedBy: QuickJsScriptResult['stoppedBy'];
+	let deadline = script.limits.deadline;
+	let preparing = true;
 	runtime.setInterruptHandler(() => {
 		if (stoppedBy || requestedExit !== undefined) return true;
 		if (script.shouldStop?.()) stoppedBy = 'stop';
-		else if (Date.now() > script.limits.deadline) stoppedBy = 'time-limit';
+		else if (!preparing && Date.now() > deadline) stoppedBy = 'time-limit';
 		return stoppedBy !== undefined;
 	});
 	const context = runtime.newContext();
@@ -89,11 +116,32 @@ export function runQuickJsScript(
 			script.filename
 		]).dispose();
 
-		const evaluation = context.evalCode(script.source, script.filename);
-		let failure: QuickJSHandle | undefined = evaluation.error;
-		if (!evaluation.error) {
-			if (script.printCompletionValue) failure = printValue(context, evaluation.value);
-			evaluation.value.dispose();
+		script.extend?.(context, runtime);
+		preparing = false;
+		if (script.limits.timeLimitMs !== undefined) {
+			deadline = Math.min(deadline, Date.now() + script.limits.timeLimitMs);
+		}
+
+		let modulePromise: QuickJSHandle | undefined;
+		let failure: QuickJSHandle | undefined;
+		if (script.kind === 'module') {
+			const evaluation = context.evalCode(script.source, script.filename, { type: 'module' });
+			if (evaluation.error) failure = evaluation.error;
+			else modulePromise = evaluation.value;
+		} else if (script.kind === 'main') {
+			const evaluation = context.evalCode(
+				`__threadlineRunMain(${JSON.stringify(script.filename)})`,
+				'threadline:main.js'
+			);
+			if (evaluation.error) failure = evaluation.error;
+			else evaluation.value.dispose();
+		} else {
+			const evaluation = context.evalCode(script.source, script.filename);
+			failure = evaluation.error;
+			if (!evaluation.error) {
+				if (script.printCompletionValue) failure = printValue(context, evaluation.value);
+				evaluation.value.dispose();
+			}
 		}
 		while (!failure && requestedExit === undefined && !stoppedBy) {
 			const jobs = runtime.executePendingJobs();
@@ -101,7 +149,11 @@ export function runQuickJsScript(
 				failure = jobs.error;
 				break;
 			}
-			const next = context.evalCode('__threadlineNextTimer()', 'threadline:timers.js');
+			if (modulePromise && promiseStateOf(context, modulePromise) === 'rejected') break;
+			const next = context.evalCode(
+				'__threadlineRunTicks() || __threadlineNextTimer() || (typeof __threadlineBeforeExit === "function" && __threadlineBeforeExit())',
+				'threadline:timers.js'
+			);
 			if (next.error) {
 				failure = next.error;
 				break;
@@ -110,7 +162,18 @@ export function runQuickJsScript(
 			next.value.dispose();
 			if (!more) break;
 		}
+		let unsettledModule = false;
+		if (modulePromise) {
+			if (!failure && requestedExit === undefined && !stoppedBy) {
+				const state = context.getPromiseState(modulePromise);
+				if (state.type === 'rejected') failure = state.error;
+				else if (state.type === 'pending') unsettledModule = true;
+				else if (!state.notAPromise) state.value.dispose();
+			}
+			modulePromise.dispose();
+		}
 
+		if (!stoppedBy) script.finish?.(context);
 		let exitCode = 0;
 		if (requestedExit !== undefined) {
 			exitCode = requestedExit;
@@ -118,9 +181,16 @@ export function runQuickJsScript(
 			exitCode = stoppedBy === 'stop' ? 130 : 124;
 			const message = stopMessage(stoppedBy, script);
 			if (message) stderr += `${atLineStart(stdout + stderr) ? '' : '\n'}${message}`;
+		} else if (failure && isOutOfMemory(context, failure, module)) {
+			stderr += `${atLineStart(stdout + stderr) ? '' : '\n'}${outOfMemoryMessage(script.limits.memoryBytes)}`;
+			exitCode = outOfMemoryExitCode;
 		} else if (failure) {
-			stderr += describeUncaught(context, failure, script.source);
+			stderr += describeUncaught(context, failure);
 			exitCode = 1;
+		} else if (unsettledModule) {
+			stderr +=
+				'Warning: Detected unsettled top-level await (the module waits on a promise that nothing will settle)\n';
+			exitCode = 13;
 		} else {
 			exitCode = readExitCode(context);
 		}
@@ -128,10 +198,55 @@ export function runQuickJsScript(
 		result = { stdout, stderr, exitCode, ...(stoppedBy ? { stoppedBy } : {}) };
 	} catch (error) {
 		disposeQuietly(context, runtime);
-		throw error;
+		// A trap inside the wasm (QuickJS using a NULL from a failed malloc, an emscripten
+		// abort): the module's state is unknown, so it is dropped; the script gets a sentence.
+		const exhausted = quickJsMemoryExhausted(module);
+		const message = exhausted
+			? outOfMemoryMessage(script.limits.memoryBytes)
+			: `node: the runtime failed (${error instanceof Error ? error.message : String(error)}); the next command starts a fresh one.\n`;
+		return {
+			stdout,
+			stderr: `${stderr}${atLineStart(stdout + stderr) ? '' : '\n'}${message}`,
+			exitCode: exhausted ? outOfMemoryExitCode : 1,
+			moduleBroken: true
+		};
 	}
 	if (!disposeQuietly(context, runtime)) result.moduleBroken = true;
 	return result;
+}
+
+/** The state alone, with the handles getPromiseState creates disposed (a leak aborts QuickJS). */
+function promiseStateOf(context: QuickJSContext, promise: QuickJSHandle): string {
+	const state = context.getPromiseState(promise);
+	if (state.type === 'rejected') state.error.dispose();
+	else if (state.type === 'fulfilled' && !state.notAPromise) state.value.dispose();
+	return state.type;
+}
+
+/** Node's own exit code when V8 gives up on a full heap (SIGABRT). */
+export const outOfMemoryExitCode = 134;
+
+export function outOfMemoryMessage(memoryBytes: number): string {
+	const mebibytes = Math.round((memoryBytes / (1024 * 1024)) * 10) / 10;
+	return `node: out of memory (limit ${mebibytes} MiB): the script was stopped because it used more memory than the sandbox allows.\n`;
+}
+
+/**
+ * QuickJS reports a failed allocation as `InternalError: out of memory`, or, when even that
+ * error cannot be allocated, by throwing null or failing elsewhere: then the wasm memory has
+ * refused to grow (see load-quickjs.ts).
+ */
+function isOutOfMemory(
+	context: QuickJSContext,
+	error: QuickJSHandle,
+	module: QuickJSWASMModule
+): boolean {
+	if (quickJsMemoryExhausted(module)) return true;
+	const dumped = context.dump(error) as { name?: unknown; message?: unknown } | null | undefined;
+	if (dumped && typeof dumped === 'object') {
+		return dumped.name === 'InternalError' && dumped.message === 'out of memory';
+	}
+	return false;
 }
 
 /** False when QuickJS aborted while freeing (it asserts that nothing leaked). */
@@ -227,7 +342,7 @@ function readExitCode(context: QuickJSContext): number {
 	return code;
 }
 
-function describeUncaught(context: QuickJSContext, error: QuickJSHandle, source: string): string {
+function describeUncaught(context: QuickJSContext, error: QuickJSHandle): string {
 	let text: string | undefined;
 	const formatter = context.getProp(context.global, '__threadlineFormatError');
 	if (context.typeof(formatter) === 'function') {
@@ -247,21 +362,12 @@ function describeUncaught(context: QuickJSContext, error: QuickJSHandle, source:
 				? `${String(dumped.name ?? 'Error')}: ${dumped.message}`
 				: 'Uncaught exception';
 	}
-	if (/^Uncaught (null|undefined)$/.test(text)) {
-		text += ' (the script most likely ran out of memory)';
-	}
 	const lines = text.split('\n');
 	if (lines.length > maxStackTraceLines) {
 		text = [
 			...lines.slice(0, maxStackTraceLines),
 			`    ... ${lines.length - maxStackTraceLines} more lines`
 		].join('\n');
-	}
-	const looksLikeModule = /^\s*(import|export)\b/m.test(source) || /\bimport\s*\(/.test(source);
-	if (looksLikeModule && /^SyntaxError|could not load module/.test(text)) {
-		text +=
-			'\nnode: import/export (ES modules) are not supported here: this node runs small scripts on' +
-			' QuickJS without modules, fs or network (see node --help).';
 	}
 	return `${text}\n`;
 }

@@ -10,11 +10,9 @@ import {
 	type StopReason
 } from './shell-command.js';
 import type { JustBashModule } from './load-just-bash.js';
-import {
-	createNodeCommand,
-	defaultNodeCommandLimits,
-	type NodeCommandLimits
-} from './node-command.js';
+import { defaultNodeCommandLimits, type NodeCommandLimits } from './node-command.js';
+import { explainShellLimits } from './npm/offline-messages.js';
+import { createToolchainCommands, toolchainCommandNames } from './npm/toolchain-commands.js';
 import { fileChangesOf, OverlayWorkspaceFiles } from './overlay-workspace-files.js';
 import { createShellBaseLayout } from './shell-base-layout.js';
 import {
@@ -73,7 +71,9 @@ export class ShellCommandRunner {
 		private readonly files: WorkspaceFiles,
 		options: ShellCommandRunnerOptions = {}
 	) {
-		this.commandNames = [...justBash.getCommandNames(), 'node'].sort();
+		this.commandNames = [
+			...new Set([...justBash.getCommandNames(), ...toolchainCommandNames])
+		].sort();
 		this.shellBase = createShellBaseLayout(justBash, this.commandNames);
 		this.limits = { ...defaultLocalExecutionLimits, ...options.limits };
 		this.nodeLimits = { ...defaultNodeCommandLimits, ...options.nodeLimits };
@@ -103,13 +103,12 @@ export class ShellCommandRunner {
 			// just-bash checks its deadline between statements, so it also ends loops that never
 			// yield to the event loop (where a timer cannot fire).
 			executionLimits: { ...this.limits, maxExecutionTimeMs: request.timeoutMs },
-			customCommands: [
-				createNodeCommand({
-					limits: this.nodeLimits,
-					deadline,
-					shouldStop: () => stop.aborted
-				})
-			]
+			customCommands: createToolchainCommands({
+				limits: this.nodeLimits,
+				deadline,
+				shouldStop: () => stop.aborted,
+				commandNames: this.commandNames
+			})
 		});
 
 		let stopReason: StopReason | undefined;
@@ -168,7 +167,7 @@ export class ShellCommandRunner {
 		return {
 			exitCode: outcome.exitCode,
 			stdout: outcome.stdout,
-			stderr: outcome.stderr,
+			stderr: explainShellLimits(outcome.stderr),
 			...(stopReason ? { stopReason } : {}),
 			changes,
 			proposal,

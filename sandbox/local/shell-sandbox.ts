@@ -19,8 +19,10 @@ import { WorkspaceFileSystem } from './workspace-file-system.js';
 import type { WorkspaceFiles } from './workspace-files.js';
 
 export const localSandboxDescription =
-	'bash-like shell (just-bash) over the workspace, plus `node` on QuickJS for small scripts ' +
-	'(no modules, fs or network in them); no npm, no network';
+	'bash-like shell (just-bash) over the workspace, plus an offline Node-compatible runtime: ' +
+	'`node` (ES modules, CommonJS, TypeScript, node:fs/path/url/assert/test/crypto), ' +
+	'`node --test`, `npx tsx`, `npm test` and `npm run <script>`; no npm install, no packages ' +
+	'from npm, no git, no network';
 
 /**
  * Where command lines actually run: in this thread (ShellCommandRunner itself) or in a Worker

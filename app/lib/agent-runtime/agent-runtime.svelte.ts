@@ -1,3 +1,4 @@
+import { checkIntentCriteria, type IntentCheck } from '../../../hooks/intents/check-criteria.js';
 import type { LanguageModel } from 'ai';
 import { buildIntentContext } from '../../../hooks/context/intent-context.js';
 import { buildSystemPrompt } from '../../../hooks/context/system-prompt.js';
@@ -318,6 +319,24 @@ export class AgentRuntime {
 	async editIntents(text: string): Promise<void> {
 		await this.pipeline.recordHumanEdit({ path: activeIntentsPath, content: text });
 		await this.refreshYaml();
+	}
+
+	/**
+	 * "Verify intent": re-runs the intent's acceptance criteria now, through the same runner
+	 * complete_intent uses, without completing anything (hooks/intents/check-criteria.ts).
+	 */
+	async verifyIntent(intentId: string): Promise<IntentCheck> {
+		const intent = this.state.intents.intents.find((candidate) => candidate.id === intentId);
+		if (!intent) throw new Error(`${intentId} is not in ${activeIntentsPath}`);
+		return checkIntentCriteria(intent, async (command) => {
+			// A check changes nothing: whatever the criterion's command writes is discarded
+			// (committing nothing), so "Verify intent" is never an ungoverned way to write files.
+			const result = await this.options.runner.exec(command, {
+				timeoutMs: 120_000,
+				review: async (proposal) => proposal.commit([])
+			});
+			return { exitCode: result.exitCode, output: result.output };
+		});
 	}
 
 	/** issue 7 (verify): checks exactly what "Export .orchestration" would write, as the CLI does. */

@@ -1,9 +1,11 @@
 // Runs every *.test.ts under tests/ (plain TypeScript that throws on failure): `npm test`.
+// `npm test -- tests/auth` (or a file) runs only the tests under the paths given.
 import { readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+const only = process.argv.slice(2).map((path) => resolve(path));
 
 async function findTests(folder: string): Promise<string[]> {
 	const found: string[] = [];
@@ -15,8 +17,14 @@ async function findTests(folder: string): Promise<string[]> {
 	return found.sort();
 }
 
+function selected(file: string): boolean {
+	return only.length === 0 || only.some((path) => file === path || file.startsWith(`${path}/`));
+}
+
 const failures: string[] = [];
-for (const file of await findTests(root)) {
+const files = (await findTests(root)).filter(selected);
+if (files.length === 0) throw new Error(`no tests under ${process.argv.slice(2).join(', ')}`);
+for (const file of files) {
 	const name = relative(root, file);
 	try {
 		await import(pathToFileURL(file).href);
@@ -26,5 +34,8 @@ for (const file of await findTests(root)) {
 		console.log(`FAIL  ${name}: ${error instanceof Error ? error.message : String(error)}`);
 	}
 }
-if (failures.length > 0) throw new Error(`${failures.length} test file(s) failed`);
-console.log('all tests passed');
+if (failures.length > 0) {
+	console.log(`${failures.length} of ${files.length} test file(s) failed`);
+	process.exit(1);
+}
+console.log(`all ${files.length} test file(s) passed`);

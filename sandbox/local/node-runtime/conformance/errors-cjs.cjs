@@ -1,0 +1,3 @@
+console.log('start');
+process.exitCode = 3;
+console.log('exit code set');

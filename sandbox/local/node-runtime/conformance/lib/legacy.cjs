@@ -1,0 +1,2 @@
+exports.legacyName = 'legacy';
+exports.count = 0;

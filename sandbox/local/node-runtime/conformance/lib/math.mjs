@@ -1,0 +1,4 @@
+export const name = 'math';
+export function double(value) {
+	return value * 2;
+}

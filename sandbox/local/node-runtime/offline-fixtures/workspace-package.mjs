@@ -1,0 +1,3 @@
+import { kind } from 'local-lib';
+import extra from 'local-lib/extra';
+console.log(kind, extra);

@@ -23,3 +23,109 @@ export function readJsonl(text: string): JsonlEntry[] {
 	}
 	return entries;
 }
+
+/** One non-empty line of jsonl text and its 1-based number, not yet parsed. */
+export interface JsonlLine {
+	line: number;
+	text: string;
+}
+
+/** Parses one line the way readJsonl does. */
+export function parseJsonlLine({ line, text }: JsonlLine): JsonlEntry {
+	try {
+		return { line, text, value: JSON.parse(text) as unknown };
+	} catch (error) {
+		return { line, text, error: `not valid JSON (${(error as Error).message})` };
+	}
+}
+
+/** jsonl as one string, or as chunks of text or UTF-8 bytes (a file read piece by piece). */
+export type JsonlSource =
+	string | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
+
+/**
+ * Reads jsonl lines one at a time, with the same line rules as readJsonl (`\n` or `\r\n` ends a
+ * line, empty lines are skipped but counted, a lone `\r` stays in the line), so a 91 MB file is
+ * never split into 100k strings at once. Chunks may end anywhere: inside a line, between `\r` and
+ * `\n`, or inside a UTF-8 sequence. `take()` is synchronous; it returns `'more'` when the buffered
+ * text has no complete line left and `fill()` must be awaited first.
+ */
+export class JsonlLineReader {
+	#text = '';
+	#position = 0;
+	#line = 0;
+	#ended = false;
+	readonly #chunks: Iterator<string | Uint8Array> | AsyncIterator<string | Uint8Array> | null;
+	readonly #decoder = new TextDecoder('utf-8', { fatal: false });
+
+	constructor(source: JsonlSource) {
+		if (typeof source === 'string') {
+			this.#text = source;
+			this.#ended = true;
+			this.#chunks = null;
+		} else if (Symbol.asyncIterator in source) {
+			this.#chunks = source[Symbol.asyncIterator]();
+		} else {
+			this.#chunks = source[Symbol.iterator]();
+		}
+	}
+
+	/** The next non-empty line, `null` at the end, or `'more'` when `fill()` is needed. */
+	take(): JsonlLine | null | 'more' {
+		for (;;) {
+			const text = this.#text;
+			if (this.#position >= text.length && this.#ended) return null;
+			const newline = text.indexOf('\n', this.#position);
+			let lineText: string;
+			if (newline >= 0) {
+				const end =
+					newline > this.#position && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+				lineText = text.slice(this.#position, end);
+				this.#position = newline + 1;
+			} else if (this.#ended) {
+				lineText = text.slice(this.#position);
+				this.#position = text.length;
+			} else {
+				return 'more';
+			}
+			this.#line++;
+			if (lineText !== '') return { line: this.#line, text: lineText };
+		}
+	}
+
+	/** Reads the next chunk into the buffer (keeping the unfinished line). */
+	async fill(): Promise<void> {
+		if (this.#ended || !this.#chunks) return;
+		const next = await this.#chunks.next();
+		const rest = this.#text.slice(this.#position);
+		this.#position = 0;
+		if (next.done) {
+			this.#text = rest + this.#decoder.decode();
+			this.#ended = true;
+			return;
+		}
+		const chunk = next.value;
+		this.#text =
+			rest + (typeof chunk === 'string' ? chunk : this.#decoder.decode(chunk, { stream: true }));
+	}
+
+	/** The next non-empty line or null at the end, filling as needed. */
+	async next(): Promise<JsonlLine | null> {
+		for (;;) {
+			const taken = this.take();
+			if (taken !== 'more') return taken;
+			await this.fill();
+		}
+	}
+}
+
+/** Counts the lines of jsonl text (for progress): the number of `\n`, plus one unfinished line. */
+export function countLines(text: string): number {
+	let count = 0;
+	let position = text.indexOf('\n');
+	while (position >= 0) {
+		count++;
+		position = text.indexOf('\n', position + 1);
+	}
+	return text.length > 0 && !text.endsWith('\n') ? count + 1 : count;
+}

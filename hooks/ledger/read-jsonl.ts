@@ -51,12 +51,17 @@ export type JsonlSource =
  * text has no complete line left and `fill()` must be awaited first.
  */
 export class JsonlLineReader {
+	/** The current chunk's text (the whole text for a string source). */
 	#text = '';
 	#position = 0;
+	/** The start of a line that the previous chunks left unfinished. */
+	#pending = '';
 	#line = 0;
 	#ended = false;
 	readonly #chunks: Iterator<string | Uint8Array> | AsyncIterator<string | Uint8Array> | null;
 	readonly #decoder = new TextDecoder('utf-8', { fatal: false });
+	/** Bytes after the last newline of the chunks read so far. */
+	#pendingBytes = new Uint8Array(0);
 
 	constructor(source: JsonlSource) {
 		if (typeof source === 'string') {
@@ -74,18 +79,24 @@ export class JsonlLineReader {
 	take(): JsonlLine | null | 'more' {
 		for (;;) {
 			const text = this.#text;
-			if (this.#position >= text.length && this.#ended) return null;
 			const newline = text.indexOf('\n', this.#position);
 			let lineText: string;
 			if (newline >= 0) {
-				const end =
-					newline > this.#position && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
-				lineText = text.slice(this.#position, end);
+				// Only a line that began in an earlier chunk is glued together: the chunk itself stays
+				// one flat string that every line is a slice of.
+				lineText = this.#pending + text.slice(this.#position, newline);
+				this.#pending = '';
 				this.#position = newline + 1;
+				if (lineText.charCodeAt(lineText.length - 1) === 13) lineText = lineText.slice(0, -1);
 			} else if (this.#ended) {
-				lineText = text.slice(this.#position);
+				lineText = this.#pending + text.slice(this.#position);
+				this.#pending = '';
 				this.#position = text.length;
+				if (lineText === '') return null;
 			} else {
+				this.#pending += text.slice(this.#position);
+				this.#text = '';
+				this.#position = 0;
 				return 'more';
 			}
 			this.#line++;
@@ -93,20 +104,36 @@ export class JsonlLineReader {
 		}
 	}
 
-	/** Reads the next chunk into the buffer (keeping the unfinished line). */
+	/** Reads the next chunk (the unfinished line is kept apart). */
 	async fill(): Promise<void> {
 		if (this.#ended || !this.#chunks) return;
 		const next = await this.#chunks.next();
-		const rest = this.#text.slice(this.#position);
 		this.#position = 0;
 		if (next.done) {
-			this.#text = rest + this.#decoder.decode();
+			this.#text = this.#decodeBytes(new Uint8Array(0), true);
 			this.#ended = true;
 			return;
 		}
 		const chunk = next.value;
-		this.#text =
-			rest + (typeof chunk === 'string' ? chunk : this.#decoder.decode(chunk, { stream: true }));
+		this.#text = typeof chunk === 'string' ? chunk : this.#decodeBytes(chunk, false);
+	}
+
+	/**
+	 * Decodes bytes up to their last newline and keeps the rest for the next chunk: a newline byte
+	 * is never part of a multi-byte UTF-8 sequence, so each piece decodes on its own, and a
+	 * non-streaming decode is several times faster than `{ stream: true }` (Node's falls back
+	 * to ICU).
+	 */
+	#decodeBytes(chunk: Uint8Array, last: boolean): string {
+		let bytes = chunk;
+		if (this.#pendingBytes.length > 0) {
+			bytes = new Uint8Array(this.#pendingBytes.length + chunk.length);
+			bytes.set(this.#pendingBytes);
+			bytes.set(chunk, this.#pendingBytes.length);
+		}
+		const end = last ? bytes.length : bytes.lastIndexOf(10) + 1;
+		this.#pendingBytes = end < bytes.length ? bytes.slice(end) : new Uint8Array(0);
+		return end === 0 ? '' : this.#decoder.decode(bytes.subarray(0, end));
 	}
 
 	/** The next non-empty line or null at the end, filling as needed. */

@@ -1,9 +1,9 @@
 import type { LanguageModel } from 'ai';
 import { buildIntentContext } from '../../../hooks/context/intent-context.js';
 import { buildSystemPrompt } from '../../../hooks/context/system-prompt.js';
-import { exportOrchestration } from '../../../hooks/ledger/export.js';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
-import { verifyLedger, type VerifyReport } from '../../../hooks/ledger/verify.js';
+import type { VerifyReport } from '../../../hooks/ledger/verify.js';
+import { verifyInWorker, type VerifyInWorkerOptions } from '../ledger/verify-in-worker.js';
 import type { IntentsError } from '../../../hooks/intents/parse-intents.js';
 import { createToolPipeline } from '../../../hooks/pipeline/create-tool-pipeline.js';
 import {
@@ -237,19 +237,19 @@ export class AgentRuntime {
 		await this.refreshYaml();
 	}
 
-	async verify(): Promise<VerifyReport> {
+	/** The same verify as `threadline verify`, in a Worker (progress, Cancel through `signal`). */
+	async verify(options: VerifyInWorkerOptions = {}): Promise<VerifyReport> {
 		const events = await this.options.ledger.events();
-		const files = exportOrchestration({
-			events,
-			activeIntentsYaml: this.state.intentsYaml,
-			agentMd: '',
-			intents: this.state.intents.intents
-		});
-		return verifyLedger({
-			auditJsonl: files.get('audit.jsonl') ?? '',
-			traceJsonl: files.get('agent_trace.jsonl') ?? '',
-			files: this.options.snapshot()
-		});
+		return verifyInWorker(
+			{
+				kind: 'events',
+				events,
+				activeIntentsYaml: this.state.intentsYaml,
+				intents: this.state.intents.intents,
+				files: new Map(this.options.snapshot())
+			},
+			options
+		);
 	}
 
 	async exportZip(): Promise<void> {

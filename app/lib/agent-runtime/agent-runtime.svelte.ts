@@ -246,7 +246,7 @@ export class AgentRuntime {
 				events,
 				activeIntentsYaml: this.state.intentsYaml,
 				intents: this.state.intents.intents,
-				files: new Map(this.options.snapshot())
+				files: this.options.snapshot()
 			},
 			options
 		);

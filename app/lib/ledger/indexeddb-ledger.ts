@@ -147,7 +147,9 @@ export class IndexedDbLedger implements LedgerPort {
 		return new IndexedDbLedger(options.store, clock, loaded, {
 			writable: options.writable ?? true,
 			readOnlyMessage: options.readOnlyMessage ?? readOnlyTabMessage,
-			checkFully: options.checkFully ?? checkStoredChainOffThread
+			checkFully:
+				options.checkFully ??
+				((events) => checkStoredChainOffThread(options.store, events.at(-1)?.seq ?? 0, events))
 		});
 	}
 
@@ -538,7 +540,7 @@ interface LoadedLedger {
  */
 const checkpointKey = '\u0000verified-checkpoint';
 
-function checkpointRecord(heads: ChainHeads): QueuedRecord {
+export function checkpointRecord(heads: ChainHeads): QueuedRecord {
 	return { store: ledgerStores.state, key: checkpointKey, value: heads };
 }
 
@@ -582,18 +584,27 @@ function headsAfterMore(heads: ChainHeads, events: readonly LedgerEvent[]): Chai
 }
 
 /**
- * Reads the events and state. The chain is checked from the verified checkpoint on when the
- * checkpoint fits the stored events (see checkFromCheckpoint), and in full otherwise.
+ * The whole chain checked in the verify Worker, which reads the events from the database itself
+ * (copying 100k events to it would block the page), where there is one; else here.
  */
-/** The whole chain checked in the verify Worker where there is one, else here. */
-async function checkStoredChainOffThread(events: readonly LedgerEvent[]): Promise<ChainIntegrity> {
-	if (typeof Worker === 'undefined') return checkStoredChain(events);
+async function checkStoredChainOffThread(
+	store: LedgerRecordStore,
+	upToSeq: number,
+	events: readonly LedgerEvent[]
+): Promise<ChainIntegrity> {
+	if (typeof Worker === 'undefined' || !store.name) return checkStoredChain(events);
 	const report = await verifyInWorker({
-		kind: 'events',
-		events,
-		activeIntentsYaml: '',
-		intents: []
+		kind: 'database',
+		name: store.name,
+		store: ledgerStores.events,
+		upToSeq
 	});
+	if (report.audit.events !== upToSeq) {
+		return {
+			ok: false,
+			problem: `the stored ledger has ${report.audit.events} of ${upToSeq} events`
+		};
+	}
 	if (report.audit.intact && report.trace.intact) return { ok: true };
 	return {
 		ok: false,
@@ -601,6 +612,10 @@ async function checkStoredChainOffThread(events: readonly LedgerEvent[]): Promis
 	};
 }
 
+/**
+ * Reads the events and state. The chain is checked from the verified checkpoint on when the
+ * checkpoint fits the stored events (see checkFromCheckpoint), and in full otherwise.
+ */
 async function loadLedger(store: LedgerRecordStore): Promise<LoadedLedger> {
 	const [eventRecords, stateRecords] = await Promise.all([
 		store.readAll(ledgerStores.events),

@@ -6,6 +6,13 @@ import type { VerifyReport } from '../../../hooks/ledger/verify.js';
 export type VerifyRequest =
 	| { kind: 'jsonl'; audit: Uint8Array; trace: Uint8Array; files?: Map<string, Uint8Array> }
 	| {
+			/** The stored events, read by the Worker itself (nothing is copied across): seq 1..upToSeq. */
+			kind: 'database';
+			name: string;
+			store: string;
+			upToSeq: number;
+	  }
+	| {
 			kind: 'events';
 			events: readonly LedgerEvent[];
 			activeIntentsYaml: string;

@@ -4,6 +4,7 @@ import { buildSystemPrompt } from '../../../hooks/context/system-prompt.js';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import type { VerifyReport } from '../../../hooks/ledger/verify.js';
 import { verifyInWorker, type VerifyInWorkerOptions } from '../ledger/verify-in-worker.js';
+import { exportInWorker } from '../ledger/export-in-worker.js';
 import type { IntentsError } from '../../../hooks/intents/parse-intents.js';
 import { createToolPipeline } from '../../../hooks/pipeline/create-tool-pipeline.js';
 import {
@@ -252,16 +253,20 @@ export class AgentRuntime {
 		);
 	}
 
-	async exportZip(): Promise<void> {
-		const events = await this.options.ledger.events();
-		const zip = orchestrationZip({
-			events,
+	/** The zip is built in the export Worker, which reads the stored events itself. */
+	async exportZip(onProgress?: (done: number, total: number) => void): Promise<void> {
+		const ledger = this.options.ledger;
+		const input = {
 			activeIntentsYaml: this.state.intentsYaml,
 			intents: this.state.intents.intents,
 			files: this.options.snapshot(),
 			folder: this.options.scenarioId,
 			secrets: this.settings.apiKey ? [this.settings.apiKey] : []
-		});
+		};
+		const zip =
+			typeof Worker === 'undefined'
+				? orchestrationZip({ ...input, events: await ledger.events() })
+				: await exportInWorker({ ...input, events: await ledger.workerSource() }, onProgress);
 		downloadBytes(`${this.options.scenarioId}-orchestration.zip`, zip, 'application/zip');
 	}
 

@@ -18,6 +18,7 @@ import {
 	type ChainHeads,
 	type ChainIntegrity
 } from './stored-chain-check.js';
+import type { StoredEventsSource } from './export-messages.js';
 import { readOnlyTabMessage } from './tab-coordination.js';
 import { verifyInWorker } from './verify-in-worker.js';
 
@@ -238,6 +239,17 @@ export class IndexedDbLedger implements LedgerPort {
 
 	async events(): Promise<readonly LedgerEvent[]> {
 		return [...this.stored];
+	}
+
+	/**
+	 * Where a Worker finds the events: the database itself once everything queued is stored (the
+	 * page copies nothing), or the events when the store has no name.
+	 */
+	async workerSource(): Promise<StoredEventsSource> {
+		const upToSeq = this.lastSeq;
+		if (!this.store.name || !this.store.flush) return { kind: 'events', events: [...this.stored] };
+		await this.store.flush();
+		return { kind: 'database', name: this.store.name, store: ledgerStores.events, upToSeq };
 	}
 
 	/** The events after `seq` (all of them for 0), in order. */

@@ -24,6 +24,8 @@ export const ledgerStoreNames: readonly string[] = Object.values(ledgerStores);
 export interface LedgerRecordStore {
 	/** The database's name, so a Worker can read the ledger itself (verify after an open). */
 	readonly name?: string;
+	/** Stores everything queued (never rejects); the Worker then finds every event in the database. */
+	flush?(): Promise<void>;
 	queueRecords(records: readonly QueuedRecord[]): void;
 	readAll(store: string, range?: IDBKeyRange): Promise<StoredRecord[]>;
 	batch<Result>(work: () => Promise<Result>): Promise<Result>;

@@ -4,7 +4,7 @@
 import { exportOrchestration } from '../../../hooks/ledger/export.js';
 import { countLines } from '../../../hooks/ledger/read-jsonl.js';
 import { verifyLedger } from '../../../hooks/ledger/verify.js';
-import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
+import { readStoredEvents } from './read-stored-events.js';
 import type { VerifyRequest, VerifyResponse } from './verify-messages.js';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -24,39 +24,6 @@ function countNewlines(bytes: Uint8Array): number {
 		position = bytes.indexOf(10, position + 1);
 	}
 	return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? count + 1 : count;
-}
-
-/** The events stored under seq 1..upToSeq, straight from the page's IndexedDB database. */
-function readStoredEvents(request: {
-	name: string;
-	store: string;
-	upToSeq: number;
-}): Promise<LedgerEvent[]> {
-	return new Promise((resolve, reject) => {
-		const opening = indexedDB.open(request.name);
-		opening.onerror = () => reject(opening.error ?? new Error('could not open the ledger'));
-		opening.onupgradeneeded = () => {
-			opening.transaction?.abort();
-			reject(new Error(`no ledger database named ${request.name}`));
-		};
-		opening.onsuccess = () => {
-			const database = opening.result;
-			// The page may upgrade its database: never hold it up.
-			database.onversionchange = () => database.close();
-			const reading = database
-				.transaction(request.store, 'readonly')
-				.objectStore(request.store)
-				.getAll(IDBKeyRange.bound(1, Math.max(1, request.upToSeq)));
-			reading.onsuccess = () => {
-				database.close();
-				resolve(request.upToSeq === 0 ? [] : (reading.result as LedgerEvent[]));
-			};
-			reading.onerror = () => {
-				database.close();
-				reject(reading.error ?? new Error('could not read the ledger'));
-			};
-		};
-	});
 }
 
 scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {

@@ -48,9 +48,14 @@ try {
 		error: 'not measured (see browser figures)'
 	};
 	const browserExport = browserFigureSet.export_browser;
+	const longTask = (browserExport ?? {}) as { long_task_within_budget?: boolean };
 	const exportFigures = {
 		...exported,
-		trace_records_10k: { ...exported.trace_records_10k, ...(browserExport ?? {}) }
+		trace_records_10k: {
+			...exported.trace_records_10k,
+			...(browserExport ?? { browser: { error: 'not measured (see browser figures)' } })
+		},
+		within_budget: exported.within_budget && longTask.long_task_within_budget === true
 	};
 	const {
 		chain_verify_browser: _verify,

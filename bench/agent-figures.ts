@@ -79,8 +79,8 @@ async function timeExport(
 }
 
 /**
- * "Export of 10k records ≤ 1 s", read as 10k ledger records (events), within budget; and, for
- * the stricter reading, 10k trace records (a ~42k-event ledger), reported without a budget.
+ * "Export of 10k records ≤ 1 s", held to the stricter reading: 10k trace records (a ~42k-event
+ * ledger); 10k ledger records (events) are reported too. In Node, the zip the IDE builds.
  */
 export async function exportTenThousand() {
 	const tenThousandEvents = await timeExport(10_000);
@@ -88,7 +88,7 @@ export async function exportTenThousand() {
 	return {
 		ledger_records_10k: tenThousandEvents,
 		trace_records_10k: tenThousandTraceRecords,
-		budget: { export_ms: 1_000 },
-		within_budget: tenThousandEvents.export_ms <= 1_000
+		budget: { trace_records_10k_export_ms: 1_000 },
+		within_budget: tenThousandTraceRecords.export_ms <= 1_000
 	};
 }

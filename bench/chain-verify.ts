@@ -1,4 +1,4 @@
-import type { ContentHasher } from '../hooks/hashing/sha256.js';
+import type { SyncContentHasher } from '../hooks/hashing/sync-sha256.js';
 import { exportOrchestration } from '../hooks/ledger/export.js';
 import { verifyLedger, type VerifyReport } from '../hooks/ledger/verify.js';
 import type { AuditLedger } from './audit-ledger.js';
@@ -53,7 +53,7 @@ export function assertVerified(
 /** One timed verify of the exported text. */
 export async function timeVerify(
 	exported: ExportedLedger,
-	hasher?: ContentHasher
+	hasher?: SyncContentHasher
 ): Promise<{ durationMs: number; report: VerifyReport }> {
 	const started = performance.now();
 	const report = await verifyLedger({

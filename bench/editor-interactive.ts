@@ -9,6 +9,9 @@ import { summarize } from './statistics.js';
  * navigation → a file opened from the tree whose Monaco editor has accepted a keystroke.
  * Each run uses a fresh browser context (cold IndexedDB, warm HTTP cache as a second visit).
  */
+/** The key TopBar.svelte sets once the brief of the built-in jwt-auth scenario has opened. */
+const briefSeenKey = 'threadline-brief-seen-built-in:jwt-auth';
+
 export async function editorInteractiveFigures(runs = 5): Promise<{
 	ide_ready_ms: ReturnType<typeof summarize>;
 	editor_interactive_ms: ReturnType<typeof summarize>;
@@ -26,6 +29,9 @@ export async function editorInteractiveFigures(runs = 5): Promise<{
 	try {
 		for (let run = 0; run <= runs; run++) {
 			const context = await browser.newContext({ viewport: { width: 1400, height: 850 } });
+			// A returning learner: the brief of this scenario was seen before (the app's own setting),
+			// so it does not open over the IDE and catch the click on the tree.
+			await context.addInitScript((key) => localStorage.setItem(key, 'seen'), briefSeenKey);
 			const page = await context.newPage();
 			const started = Date.now();
 			await page.goto(`http://127.0.0.1:${port}/?scenario=jwt-auth`);
@@ -34,6 +40,7 @@ export async function editorInteractiveFigures(runs = 5): Promise<{
 				.filter({ hasText: 'workspace $' })
 				.waitFor({ timeout: 60_000 });
 			const readyAt = Date.now();
+			// Should a brief still open (another scenario key), close it as a person would.
 			const brief = page.getByRole('dialog');
 			if (await brief.isVisible())
 				await brief.getByRole('button', { name: 'Close', exact: true }).click();
@@ -61,8 +68,8 @@ export async function editorInteractiveFigures(runs = 5): Promise<{
 	return {
 		ide_ready_ms: summarize(ready),
 		editor_interactive_ms: editor,
-		budget: { editor_interactive_median_ms: 1_500 },
-		within_budget: editor.median_ms <= 1_500
+		budget: { editor_interactive_median_ms: 1_200 },
+		within_budget: editor.median_ms <= 1_200
 	};
 }
 

@@ -1,8 +1,25 @@
+import { countLines } from '../../hooks/ledger/read-jsonl.js';
 import { verifyLedger } from '../../hooks/ledger/verify.js';
 import { loadExport } from './read-export-source.js';
 import { nodeContentHash } from './node-ports.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
+
+/** Ledgers this large get a progress line on a terminal (never in a pipe or with --json output). */
+const progressFrom = 20_000;
+
+/** `verifying audit.jsonl: 40,000 of 100,000 events` on stderr, rewritten in place on a TTY. */
+function progressLine(auditJsonl: string): { update(read: number): void; end(): void } | null {
+	if (!process.stderr.isTTY) return null;
+	const total = countLines(auditJsonl);
+	if (total < progressFrom) return null;
+	const format = (count: number) => count.toLocaleString('en-US');
+	return {
+		update: (read) =>
+			process.stderr.write(`\rverifying audit.jsonl: ${format(read)} of ${format(total)} events`),
+		end: () => process.stderr.write('\r\u001b[2K')
+	};
+}
 
 export async function verifyCommand(
 	argv: string[],
@@ -13,14 +30,17 @@ export async function verifyCommand(
 		throw new UsageError('verify takes one export: threadline verify <dir|zip> [--json]');
 	const source = positional[0] as string;
 	const loaded = await loadExport(source);
+	const progress = progressLine(loaded.auditJsonl);
 	const report = await verifyLedger({
 		auditJsonl: loaded.auditJsonl,
 		traceJsonl: loaded.traceJsonl,
 		files: loaded.files,
 		links: loaded.links,
 		orchestrationFiles: loaded.orchestrationFiles,
-		hasher: nodeContentHash
+		hasher: nodeContentHash,
+		onProgress: progress?.update
 	});
+	progress?.end();
 	if (flags.has('json')) {
 		output.out(JSON.stringify(report, null, 2));
 		return report.ok ? 0 : 1;

@@ -8,6 +8,52 @@ export function canonicalJson(value: unknown): string {
 	if (value === undefined) {
 		throw new Error('canonicalJson: undefined has no JSON form');
 	}
+	// Data already in canonical shape (what the ledger seals and stores): JSON.stringify writes
+	// exactly the canonical text, natively and several times faster.
+	if (isCanonicalShape(value, 0)) return JSON.stringify(value);
+	return writeCanonical(value);
+}
+
+/**
+ * True when `JSON.stringify(value)` is its canonical JSON: only null, booleans, finite numbers,
+ * strings, dense arrays and plain objects whose keys enumerate in strictly increasing UTF-16 order
+ * with no undefined members. Anything else (a Date, a Map, NaN, a hole, integer-like keys, which
+ * objects list first) goes the long way.
+ */
+function isCanonicalShape(value: unknown, depth: number): boolean {
+	if (depth > 64) return false;
+	switch (typeof value) {
+		case 'string':
+		case 'boolean':
+			return true;
+		case 'number':
+			return Number.isFinite(value);
+		case 'object': {
+			if (value === null) return true;
+			if (Array.isArray(value)) {
+				for (let position = 0; position < value.length; position++) {
+					if (!(position in value)) return false;
+					if (!isCanonicalShape(value[position], depth + 1)) return false;
+				}
+				return true;
+			}
+			const prototype: unknown = Object.getPrototypeOf(value);
+			if (prototype !== Object.prototype && prototype !== null) return false;
+			let previous: string | null = null;
+			for (const key of Object.keys(value)) {
+				if (previous !== null && !(previous < key)) return false;
+				previous = key;
+				if (!isCanonicalShape((value as Record<string, unknown>)[key], depth + 1)) return false;
+			}
+			return true;
+		}
+		default:
+			return false;
+	}
+}
+
+/** The canonical text written member by member (any value canonicalJson accepts). */
+export function writeCanonical(value: unknown): string {
 	// The path to the current value is kept as a stack of keys and only joined into text when
 	// something fails: verify canonicalises every line of large ledgers, so the happy path must
 	// not build strings it never uses.
@@ -185,4 +231,97 @@ function formatPath(keys: readonly (string | number)[]): string {
 	let text = '(root)';
 	for (const key of keys) text += typeof key === 'number' ? `[${key}]` : `.${key}`;
 	return text;
+}
+
+/** What verify needs of one stored line: is it canonical, and the canonical text its hash covers. */
+export interface LineForm {
+	/** The line is exactly the canonical JSON of its parse. */
+	canonical: boolean;
+	/** Canonical JSON of the parse without the member at the hash path. */
+	without: string;
+	/** The line was proven canonical without re-serialising it in JavaScript. */
+	fast: boolean;
+}
+
+/**
+ * The canonical form of a stored line, given its text and its parse, without writing the whole
+ * value again in JavaScript where that can be avoided. The fast path proves `text` canonical:
+ *
+ * - `JSON.stringify(value) === text`: the text has JSON.stringify's exact spelling (no
+ *   whitespace, the shortest number forms, the same string escapes, no duplicate keys since a
+ *   duplicate would vanish from the parse) with keys in the order the parse enumerates them; and
+ * - the keys of every object are in strictly increasing UTF-16 order as enumerated.
+ *
+ * Both together mean the text is what `canonicalJson(value)` writes (which uses JSON.stringify for
+ * every string and number and sorts keys by UTF-16 code units). The text without the hash member
+ * is then cut out of the text itself. Anything else (integer-like keys, which objects enumerate
+ * first, or a line that is not canonical) takes the old path: write the canonical text and compare.
+ */
+export function lineForm(text: string, value: unknown, omitPath: readonly string[]): LineForm {
+	if (JSON.stringify(value) === text && keysSorted(value)) {
+		const without = cutMember(text, value, omitPath);
+		if (without !== null) return { canonical: true, without, fast: true };
+		return { canonical: true, without: canonicalJsonPair(value, omitPath).without, fast: true };
+	}
+	const pair = canonicalJsonPair(value, omitPath);
+	return { canonical: pair.full === text, without: pair.without, fast: false };
+}
+
+/** Every object's own keys, as enumerated, in strictly increasing UTF-16 code-unit order. */
+export function keysSorted(value: unknown): boolean {
+	if (typeof value !== 'object' || value === null) return true;
+	if (Array.isArray(value)) {
+		for (const element of value) if (!keysSorted(element)) return false;
+		return true;
+	}
+	let previous: string | null = null;
+	for (const key in value) {
+		// JSON.parse only makes own, enumerable data properties: `for in` sees exactly those.
+		if (previous !== null && !(previous < key)) return false;
+		previous = key;
+		if (!keysSorted((value as Record<string, unknown>)[key])) return false;
+	}
+	return true;
+}
+
+/**
+ * `text` (already proven canonical) without the string member at `omitPath`, or null when that
+ * cannot be cut out safely. In canonical text a raw `"` is always a string delimiter, so the
+ * sequence `"hash":"<value>"` can only be an object member named `hash` holding that exact
+ * string; when it occurs exactly once, it is the member at `omitPath`, whose value we know.
+ */
+function cutMember(text: string, value: unknown, omitPath: readonly string[]): string | null {
+	let holder: unknown = value;
+	for (let depth = 0; depth < omitPath.length - 1; depth++) {
+		if (typeof holder !== 'object' || holder === null || Array.isArray(holder)) return null;
+		holder = (holder as Record<string, unknown>)[omitPath[depth] as string];
+	}
+	const name = omitPath[omitPath.length - 1];
+	if (typeof holder !== 'object' || holder === null || Array.isArray(holder) || name === undefined)
+		return null;
+	const member = (holder as Record<string, unknown>)[name];
+	if (member === undefined) return text;
+	if (typeof member !== 'string') return null;
+	const needle = `${quoteKey(name)}:${JSON.stringify(member)}`;
+	const at = text.indexOf(needle);
+	if (at < 0 || text.indexOf(needle, at + 1) >= 0) return null;
+	const before = text[at - 1];
+	const after = text[at + needle.length];
+	if (before === ',') return text.slice(0, at - 1) + text.slice(at + needle.length);
+	if (before === '{' && after === ',')
+		return text.slice(0, at) + text.slice(at + needle.length + 1);
+	if (before === '{' && after === '}') return text.slice(0, at) + text.slice(at + needle.length);
+	return null;
+}
+
+/**
+ * Canonical JSON of `value` without the member at `omitPath`, given `text`, which the caller knows
+ * to be exactly `canonicalJson(value)`: cut out of the text when that is safe, else written anew.
+ */
+export function canonicalWithout(
+	text: string,
+	value: unknown,
+	omitPath: readonly string[]
+): string {
+	return cutMember(text, value, omitPath) ?? canonicalJsonPair(value, omitPath).without;
 }

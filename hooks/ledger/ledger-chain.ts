@@ -104,7 +104,7 @@ export class LedgerChain {
 			// writes and what verify re-reads (no undefined members, no aliasing with the draft).
 			const text = canonicalJson(body);
 			const hash = await contentHash(body.prev_hash + text);
-			const event = { ...(JSON.parse(text) as Omit<LedgerEvent, 'hash'>), hash } as LedgerEvent;
+			const event = withMemberInOrder(JSON.parse(text) as object, 'hash', hash) as LedgerEvent;
 			sealed.push(event);
 			audit = { seq: event.seq, hash };
 		}
@@ -133,8 +133,31 @@ async function sealTraceRecord(
 	const text = canonicalJson(withoutHash);
 	const hash = await contentHash(previous.hash + text);
 	const record = JSON.parse(text) as AgentTraceRecord;
-	record.metadata['dev.threadline'].hash = hash;
+	record.metadata['dev.threadline'] = withMemberInOrder(
+		record.metadata['dev.threadline'],
+		'hash',
+		hash
+	) as AgentTraceRecord['metadata']['dev.threadline'];
 	return record;
+}
+
+/**
+ * A copy of `object` (whose keys are in canonical order) with `name` added where canonical JSON
+ * sorts it, so a sealed event's keys stay in canonical order and canonicalJson can write it with
+ * one JSON.stringify (export, verify, stored-chain checks).
+ */
+function withMemberInOrder(object: object, name: string, value: unknown): object {
+	const ordered: Record<string, unknown> = {};
+	let placed = false;
+	for (const [key, member] of Object.entries(object)) {
+		if (!placed && name < key) {
+			ordered[name] = value;
+			placed = true;
+		}
+		if (key !== name) ordered[key] = member;
+	}
+	if (!placed) ordered[name] = value;
+	return ordered;
 }
 
 /** Recomputes an audit event's hash: sha256(prev_hash + canonical JSON of the event without `hash`). */

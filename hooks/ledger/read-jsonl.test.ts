@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readJsonl } from './read-jsonl.js';
+import { countLines, JsonlLineReader, readJsonl } from './read-jsonl.js';
 
 describe('readJsonl', () => {
 	it('numbers lines from 1 and skips empty ones', () => {
@@ -26,5 +27,68 @@ describe('readJsonl', () => {
 
 	it('reads nothing from an empty text', () => {
 		expect(readJsonl('')).toEqual([]);
+	});
+});
+
+describe('JsonlLineReader', () => {
+	const pieces = ['{"a":1}', '"é✓𝄞"', '', '\r', 'x\ry', '[2]', ' ', '"\\u00e9"'];
+	const text = fc
+		.array(fc.tuple(fc.constantFrom(...pieces), fc.constantFrom('\n', '\r\n', '')), {
+			maxLength: 12
+		})
+		.map((parts) => parts.map(([line, end]) => line + end).join(''));
+
+	async function linesOf(reader: JsonlLineReader) {
+		const lines: { line: number; text: string }[] = [];
+		for (let line = await reader.next(); line; line = await reader.next()) lines.push(line);
+		return lines;
+	}
+
+	function expected(source: string) {
+		return readJsonl(source).map(({ line, text: lineText }) => ({ line, text: lineText }));
+	}
+
+	it('reads the same lines as readJsonl from text, from text chunks and from byte chunks cut anywhere', async () => {
+		await fc.assert(
+			fc.asyncProperty(text, fc.array(fc.nat(), { maxLength: 6 }), async (source, cuts) => {
+				const bytes = new TextEncoder().encode(source);
+				const byteCuts = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort(
+					(left, right) => left - right
+				);
+				const byteChunks: Uint8Array[] = [];
+				let start = 0;
+				for (const cut of [...byteCuts, bytes.length]) {
+					byteChunks.push(bytes.slice(start, cut));
+					start = cut;
+				}
+				const textCuts = [...new Set(cuts.map((cut) => cut % (source.length + 1)))].sort(
+					(left, right) => left - right
+				);
+				const textChunks: string[] = [];
+				start = 0;
+				for (const cut of [...textCuts, source.length]) {
+					textChunks.push(source.slice(start, cut));
+					start = cut;
+				}
+				const want = expected(source);
+				expect(await linesOf(new JsonlLineReader(source))).toEqual(want);
+				expect(await linesOf(new JsonlLineReader(byteChunks))).toEqual(want);
+				expect(await linesOf(new JsonlLineReader(textChunks))).toEqual(want);
+			}),
+			{ numRuns: 500 }
+		);
+	});
+
+	it('keeps a CRLF split between two chunks as one line break, and a lone CR at the end in the line', async () => {
+		expect(await linesOf(new JsonlLineReader(['1\r', '\n2\r']))).toEqual([
+			{ line: 1, text: '1' },
+			{ line: 2, text: '2\r' }
+		]);
+	});
+
+	it('counts lines for progress', () => {
+		expect(countLines('')).toBe(0);
+		expect(countLines('a\nb\n')).toBe(2);
+		expect(countLines('a\nb')).toBe(2);
 	});
 });

@@ -1,6 +1,6 @@
-import { canonicalJsonPair } from './canonical-json.js';
+import { lineForm, type LineForm } from './canonical-json.js';
 import { genesisHash } from './ledger-event.js';
-import { contentHash, type ContentHasher } from '../hashing/sha256.js';
+import type { SyncContentHasher } from '../hashing/sync-sha256.js';
 import type { JsonlEntry } from './read-jsonl.js';
 
 export interface ChainLinks {
@@ -28,96 +28,97 @@ export interface ChainCheck {
 	failure: string | null;
 }
 
-/** Lines whose hashes are computed at once; Web Crypto hashes off the main thread. */
-const hashWindow = 64;
+/**
+ * Recomputes one chain line by line and stops at the first broken link: a line that is not JSON,
+ * a seq gap, a prev_hash that is not the previous line's hash, a hash that does not match the
+ * content, or a line that is not in the canonical form the export writes. Lines are fed in order
+ * (`check`), so a caller can stream a file through it; the hash is one synchronous SHA-256 per
+ * line.
+ */
+export class ChainVerifier {
+	readonly #kind: ChainKind;
+	readonly #hasher: SyncContentHasher;
+	#previousSeq = 0;
+	#previousHash = genesisHash;
+	#broken: ChainCheck | null = null;
 
-/** A line's checks that need no hash, and the hash still to compare. */
-interface LineCheck {
-	entry: JsonlEntry;
-	links: ChainLinks;
-	/** Resolves to the recomputed hash. */
-	digest: Promise<string> | string;
-	canonicalForm: boolean;
+	constructor(kind: ChainKind, hasher: SyncContentHasher) {
+		this.#kind = kind;
+		this.#hasher = hasher;
+	}
+
+	/** True once a line broke the chain; later lines are not checked. */
+	get broken(): boolean {
+		return this.#broken !== null;
+	}
+
+	get result(): ChainCheck {
+		return this.#broken ?? { intact: true, firstBrokenSeq: null, problem: null, failure: null };
+	}
+
+	/**
+	 * Checks the next line. `form` is the line's canonical form when the caller already knows it
+	 * (see `lineForm`); otherwise it is computed here. Returns false when the chain is broken.
+	 */
+	check(entry: JsonlEntry, form?: LineForm): boolean {
+		if (this.#broken) return false;
+		const kind = this.#kind;
+		const expectedSeq = this.#previousSeq + 1;
+		if (entry.error !== undefined) return this.#break(entry, expectedSeq, entry.error);
+		const links = kind.linksOf(entry.value);
+		if (typeof links === 'string') return this.#break(entry, expectedSeq, links);
+		if (links.seq !== expectedSeq) {
+			return this.#break(
+				entry,
+				links.seq,
+				`seq gap: expected seq ${expectedSeq}, found ${links.seq}`
+			);
+		}
+		if (links.prev_hash !== this.#previousHash) {
+			const reason =
+				this.#previousSeq === 0
+					? 'prev_hash is not the genesis hash'
+					: `prev_hash does not match the hash of seq ${this.#previousSeq}`;
+			return this.#break(entry, links.seq, reason);
+		}
+		let known = form;
+		if (!known) {
+			const computed = safeLineForm(entry.text, entry.value, kind.hashPath);
+			if (typeof computed === 'string') return this.#break(entry, links.seq, computed);
+			known = computed;
+		}
+		// sha256(prev_hash + canonical JSON without the hash), as hashAuditEvent and hashTraceRecord
+		// compute it.
+		if (this.#hasher(links.prev_hash + known.without) !== links.hash) {
+			return this.#break(entry, links.seq, 'hash does not match its content');
+		}
+		// Same content written differently (spacing, escapes, number form, key order) would still
+		// hash the same; the export only ever writes canonical lines, so anything else was edited.
+		if (!known.canonical) {
+			return this.#break(entry, links.seq, 'not in canonical JSON form (the line was rewritten)');
+		}
+		this.#previousSeq = links.seq;
+		this.#previousHash = links.hash;
+		return true;
+	}
+
+	#break(entry: JsonlEntry, seq: number, reason: string): false {
+		this.#broken = broken(this.#kind, entry, seq, reason);
+		return false;
+	}
 }
 
-/**
- * Recomputes a chain and stops at the first broken link: a line that is not JSON, a seq gap, a
- * prev_hash that is not the previous line's hash, a hash that does not match the content, or a
- * line that is not in the canonical form the export writes. Every check of a line depends only
- * on that line and the previous line's stored hash, so the hashes of a window of lines are
- * started together and then compared in order (one digest at a time leaves the CPU idle while
- * Web Crypto works on another thread).
- */
-export async function verifyChain(
-	entries: readonly JsonlEntry[],
-	kind: ChainKind,
-	hasher: ContentHasher = contentHash
-): Promise<ChainCheck> {
-	let previousSeq = 0;
-	let previousHash = genesisHash;
-	for (let start = 0; start < entries.length; start += hashWindow) {
-		const checks: LineCheck[] = [];
-		let structural: ChainCheck | null = null;
-		for (const entry of entries.slice(start, start + hashWindow)) {
-			const expectedSeq = previousSeq + 1;
-			if (entry.error !== undefined) {
-				structural = broken(kind, entry, expectedSeq, entry.error);
-				break;
-			}
-			const links = kind.linksOf(entry.value);
-			if (typeof links === 'string') {
-				structural = broken(kind, entry, expectedSeq, links);
-				break;
-			}
-			if (links.seq !== expectedSeq) {
-				structural = broken(
-					kind,
-					entry,
-					links.seq,
-					`seq gap: expected seq ${expectedSeq}, found ${links.seq}`
-				);
-				break;
-			}
-			if (links.prev_hash !== previousHash) {
-				const reason =
-					previousSeq === 0
-						? 'prev_hash is not the genesis hash'
-						: `prev_hash does not match the hash of seq ${previousSeq}`;
-				structural = broken(kind, entry, links.seq, reason);
-				break;
-			}
-			const canonical = canonicalJsonPair(entry.value, kind.hashPath);
-			checks.push({
-				entry,
-				links,
-				// sha256(prev_hash + canonical JSON without the hash), as hashAuditEvent and
-				// hashTraceRecord compute it.
-				digest: hasher(links.prev_hash + canonical.without),
-				// Same content written differently (spacing, escapes, number form) would still hash
-				// the same; the export only ever writes canonical lines, so anything else was edited.
-				canonicalForm: canonical.full === entry.text
-			});
-			previousSeq = links.seq;
-			previousHash = links.hash;
-		}
-		const digests = await Promise.all(checks.map((check) => check.digest));
-		for (let position = 0; position < checks.length; position++) {
-			const { entry, links, canonicalForm } = checks[position] as LineCheck;
-			if (digests[position] !== links.hash) {
-				return broken(kind, entry, links.seq, 'hash does not match its content');
-			}
-			if (!canonicalForm) {
-				return broken(
-					kind,
-					entry,
-					links.seq,
-					'not in canonical JSON form (the line was rewritten)'
-				);
-			}
-		}
-		if (structural) return structural;
+/** lineForm, or why the value has no canonical form (e.g. a number too large for JSON, 1e999). */
+export function safeLineForm(
+	text: string,
+	value: unknown,
+	hashPath: readonly string[]
+): LineForm | string {
+	try {
+		return lineForm(text, value, hashPath);
+	} catch (error) {
+		return `has no canonical JSON form (${(error as Error).message})`;
 	}
-	return { intact: true, firstBrokenSeq: null, problem: null, failure: null };
 }
 
 function broken(kind: ChainKind, entry: JsonlEntry, seq: number, reason: string): ChainCheck {

@@ -1,14 +1,13 @@
-import type { ContentHasher } from '../hashing/sha256.js';
-import { validateTraceRecord } from './agent-trace-schema.js';
-import { canonicalJson } from './canonical-json.js';
-import { readJsonl, type JsonlEntry } from './read-jsonl.js';
-import { readLinks, verifyChain, type ChainKind } from './verify-chain.js';
+import { loadSyncContentHasher, type SyncContentHasher } from '../hashing/sync-sha256.js';
+import { readJsonl, type JsonlSource } from './read-jsonl.js';
+import { verifyPass } from './verify-pass.js';
 import { emptyFilesCheck, verifyWorkspaceFiles, type FilesCheck } from './verify-files.js';
 import { verifyOrchestrationFiles, type OrchestrationCheck } from './verify-orchestration.js';
 
 export interface VerifyInput {
-	auditJsonl: string;
-	traceJsonl: string;
+	/** Text, or chunks of text or UTF-8 bytes (e.g. a file read piece by piece). */
+	auditJsonl: JsonlSource;
+	traceJsonl: JsonlSource;
 	/** The exported workspace by relative path; when given, file contents are checked too. */
 	files?: ReadonlyMap<string, Uint8Array>;
 	/** The workspace's symbolic links (path → target), compared with the starting snapshot. */
@@ -18,8 +17,10 @@ export interface VerifyInput {
 	 * (derived files recomputed, governance files against their last recorded version).
 	 */
 	orchestrationFiles?: ReadonlyMap<string, Uint8Array>;
-	/** A faster sha256 for the two chains (the CLI passes Node's); Web Crypto otherwise. */
-	hasher?: ContentHasher;
+	/** A synchronous sha256 for the two chains (the CLI passes Node's); hash-wasm otherwise. */
+	hasher?: SyncContentHasher;
+	/** Audit lines read so far, every few thousand lines (for a progress line or bar). */
+	onProgress?: (auditLinesRead: number) => void;
 }
 
 export interface VerifyReport {
@@ -42,71 +43,35 @@ export interface VerifyReport {
 	firstFailure: string | null;
 }
 
-type InvalidRecord = VerifyReport['trace']['invalid'][number];
-
-const auditChain: ChainKind = {
-	fileName: 'audit.jsonl',
-	linksOf: (value) => readLinks(value, 'the line'),
-	hashPath: ['hash']
-};
-
-const traceChain: ChainKind = {
-	fileName: 'agent_trace.jsonl',
-	linksOf: (value) => {
-		const metadata = isObject(value) ? value.metadata : undefined;
-		return readLinks(
-			isObject(metadata) ? metadata['dev.threadline'] : undefined,
-			'metadata["dev.threadline"]'
-		);
-	},
-	hashPath: ['metadata', 'dev.threadline', 'hash']
-};
-
 /**
  * Checks an export: recomputes the audit and trace chains, validates every trace record, matches
  * the trace records with the audit log's mutation records, and (when the workspace is given)
- * compares every file with what the ledger says it should be.
+ * compares every file with what the ledger says it should be. Both files are read in one pass,
+ * line by line (see verifyPass); they may be given as text or as chunks (a file read in pieces).
  */
 export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
-	const auditEntries = readJsonl(input.auditJsonl);
-	const traceEntries = readJsonl(input.traceJsonl);
-
-	// Side by side, so one chain's hashing overlaps the other's parsing work.
-	const [audit, trace] = await Promise.all([
-		verifyChain(auditEntries, auditChain, input.hasher),
-		verifyChain(traceEntries, traceChain, input.hasher)
-	]);
-
-	const invalidByLine = new Map<number, InvalidRecord>();
-	for (const entry of traceEntries) {
-		if (entry.error !== undefined) {
-			invalidByLine.set(entry.line, { seq: null, line: entry.line, errors: [entry.error] });
-			continue;
-		}
-		const validation = validateTraceRecord(entry.value);
-		if (!validation.ok) {
-			const seq = traceSeqOf(entry.value);
-			invalidByLine.set(entry.line, { seq, line: entry.line, errors: validation.errors });
-		}
-	}
-
-	const mutationEntries = auditEntries.filter(
-		(entry) => isObject(entry.value) && entry.value.type === 'mutation-record'
-	);
+	const pass = await verifyPass({
+		auditJsonl: input.auditJsonl,
+		traceJsonl: input.traceJsonl,
+		hasher: input.hasher ?? (await loadSyncContentHasher()),
+		keepAuditValues: input.files !== undefined || input.orchestrationFiles !== undefined,
+		onProgress: input.onProgress
+	});
+	const audit = pass.audit;
+	const trace = pass.trace;
 	let traceProblem = trace.problem;
 	let traceFailure = trace.failure;
 	let traceBrokenSeq = trace.firstBrokenSeq;
-	compareWithAudit(traceEntries, mutationEntries, invalidByLine);
-	if (trace.intact && traceEntries.length !== mutationEntries.length) {
+	if (trace.intact && pass.traceRecords !== pass.mutationRecords) {
 		// Each chain is whole but one file lost (or gained) records at its end.
-		const shorter = Math.min(traceEntries.length, mutationEntries.length);
+		const shorter = Math.min(pass.traceRecords, pass.mutationRecords);
 		traceBrokenSeq = shorter + 1;
-		traceProblem = `agent_trace.jsonl has ${traceEntries.length} record${traceEntries.length === 1 ? '' : 's'} but audit.jsonl has ${mutationEntries.length} mutation-record event${mutationEntries.length === 1 ? '' : 's'}`;
+		traceProblem = `agent_trace.jsonl has ${pass.traceRecords} record${pass.traceRecords === 1 ? '' : 's'} but audit.jsonl has ${pass.mutationRecords} mutation-record event${pass.mutationRecords === 1 ? '' : 's'}`;
 		traceFailure = `agent_trace.jsonl (seq ${traceBrokenSeq}): ${traceProblem}`;
 	}
-	const invalid = [...invalidByLine.values()].sort((left, right) => left.line - right.line);
+	const invalid = pass.invalid;
 
-	const events = auditEntries.map((entry) => entry.value);
+	const events = pass.auditValues ?? [];
 	let files: FilesCheck = emptyFilesCheck();
 	let filesFailure: string | null = null;
 	if (input.files) {
@@ -118,8 +83,9 @@ export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
 	if (input.orchestrationFiles) {
 		orchestration = await verifyOrchestrationFiles(
 			events,
-			auditEntries.map((entry) => entry.text),
-			traceEntries.map((entry) => entry.text),
+			// The exported files' own lines, so blank lines or trailing text in them are caught.
+			exportedLines(input.orchestrationFiles.get('audit.jsonl')),
+			exportedLines(input.orchestrationFiles.get('agent_trace.jsonl')),
 			input.orchestrationFiles
 		);
 	}
@@ -137,13 +103,13 @@ export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
 	return {
 		ok: firstFailure === null,
 		audit: {
-			events: auditEntries.length,
+			events: pass.auditEvents,
 			intact: audit.intact,
 			firstBrokenSeq: audit.firstBrokenSeq,
 			problem: audit.problem
 		},
 		trace: {
-			records: traceEntries.length,
+			records: pass.traceRecords,
 			intact: traceProblem === null,
 			firstBrokenSeq: traceBrokenSeq,
 			problem: traceProblem,
@@ -151,76 +117,13 @@ export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
 		},
 		files,
 		orchestration,
-		classMismatches: classMismatchesOf(traceEntries),
+		classMismatches: pass.classMismatches,
 		firstFailure
 	};
 }
 
-/** Each trace line must be, canonically, the trace inside the matching mutation-record event. */
-function compareWithAudit(
-	traceEntries: readonly JsonlEntry[],
-	mutationEntries: readonly JsonlEntry[],
-	invalidByLine: Map<number, InvalidRecord>
-): void {
-	const count = Math.min(traceEntries.length, mutationEntries.length);
-	for (let position = 0; position < count; position++) {
-		const traceEntry = traceEntries[position] as JsonlEntry;
-		const auditEntry = mutationEntries[position] as JsonlEntry;
-		if (traceEntry.error !== undefined) continue;
-		const auditTrace = (auditEntry.value as { trace?: unknown }).trace;
-		// The trace line is canonical when its chain holds, so one side's text usually suffices.
-		const auditText = auditTrace === undefined ? null : safeCanonical(auditTrace);
-		const same =
-			auditText !== null &&
-			(auditText === traceEntry.text || auditText === safeCanonical(traceEntry.value));
-		if (same) continue;
-		const auditSeq = (auditEntry.value as { seq?: unknown }).seq;
-		const message = `differs from the trace in audit.jsonl line ${auditEntry.line}${typeof auditSeq === 'number' ? ` (seq ${auditSeq})` : ''}`;
-		const existing = invalidByLine.get(traceEntry.line);
-		if (existing) existing.errors.push(message);
-		else {
-			const seq = traceSeqOf(traceEntry.value);
-			invalidByLine.set(traceEntry.line, { seq, line: traceEntry.line, errors: [message] });
-		}
-	}
-}
-
-function classMismatchesOf(traceEntries: readonly JsonlEntry[]): VerifyReport['classMismatches'] {
-	const mismatches: VerifyReport['classMismatches'] = [];
-	for (const entry of traceEntries) {
-		if (!isObject(entry.value) || !isObject(entry.value.metadata)) continue;
-		const links = entry.value.metadata['dev.threadline'];
-		if (!isObject(links)) continue;
-		const declared = links.declared_mutation_class;
-		const computed = links.mutation_class;
-		if (typeof declared !== 'string' || typeof computed !== 'string') continue;
-		if (declared === computed) continue;
-		const seq = typeof links.seq === 'number' ? links.seq : 0;
-		const files = Array.isArray(entry.value.files) ? entry.value.files : [];
-		for (const file of files) {
-			if (isObject(file) && typeof file.path === 'string') {
-				mismatches.push({ seq, path: file.path, declared, computed });
-			}
-		}
-	}
-	return mismatches;
-}
-
-function traceSeqOf(value: unknown): number | null {
-	const metadata = isObject(value) ? value.metadata : undefined;
-	const links = isObject(metadata) ? metadata['dev.threadline'] : undefined;
-	return isObject(links) && typeof links.seq === 'number' ? links.seq : null;
-}
-
-/** Canonical text, or a marker for values that have none (cannot equal a real line). */
-function safeCanonical(value: unknown): string {
-	try {
-		return canonicalJson(value);
-	} catch {
-		return '\u0000unserialisable';
-	}
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
+function exportedLines(bytes: Uint8Array | undefined): string[] {
+	if (!bytes) return [];
+	const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+	return readJsonl(text).map((entry) => entry.text);
 }

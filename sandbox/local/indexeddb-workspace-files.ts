@@ -247,12 +247,18 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 			transaction.store.getAll(range),
 			transaction.done
 		]);
+		const queues = [this.inFlightRecords, this.pendingRecords];
+		if (!queues.some((queue) => queue?.touches(store))) {
+			// Nothing queued for this store: the database's key order is the answer (a ledger of 100k
+			// events would otherwise be re-keyed and re-sorted on every open).
+			return keys.map((key, position) => ({ key, value: values[position] }));
+		}
 		const byKey = new Map<string, StoredRecord>();
 		keys.forEach((key, position) => {
 			byKey.set(encodeKey(key), { key, value: values[position] });
 		});
 		const inRange = (key: IDBValidKey) => range === undefined || range.includes(key);
-		for (const queue of [this.inFlightRecords, this.pendingRecords]) {
+		for (const queue of queues) {
 			queue?.applyTo(store, byKey, inRange);
 		}
 		return [...byKey.values()].sort((left, right) => indexedDB.cmp(left.key, right.key));
@@ -518,6 +524,11 @@ class RecordQueue {
 			}
 		}
 		return merged;
+	}
+
+	/** Whether this queue holds anything for `store`. */
+	touches(store: string): boolean {
+		return this.stores.has(store);
 	}
 
 	/** Applies this queue's view of `store` to records read from the database. */

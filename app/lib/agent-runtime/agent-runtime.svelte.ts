@@ -3,7 +3,9 @@ import type { LanguageModel } from 'ai';
 import { buildIntentContext } from '../../../hooks/context/intent-context.js';
 import { buildSystemPrompt } from '../../../hooks/context/system-prompt.js';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
-import { verifyLedger, type VerifyReport } from '../../../hooks/ledger/verify.js';
+import type { VerifyReport } from '../../../hooks/ledger/verify.js';
+import { verifyInWorker, type VerifyInWorkerOptions } from '../ledger/verify-in-worker.js';
+import { exportInWorker } from '../ledger/export-in-worker.js';
 import type { IntentsError } from '../../../hooks/intents/parse-intents.js';
 import { createToolPipeline } from '../../../hooks/pipeline/create-tool-pipeline.js';
 import {
@@ -339,32 +341,38 @@ export class AgentRuntime {
 		});
 	}
 
-	/** issue 7 (verify): checks exactly what "Export .orchestration" would write, as the CLI does. */
-	async verify(): Promise<VerifyReport> {
+	/** The same verify as `threadline verify`, in a Worker (progress, Cancel through `signal`). */
+	async verify(options: VerifyInWorkerOptions = {}): Promise<VerifyReport> {
 		// A tampered import is read-only: nothing was added, so what the CLI said of the zip holds.
 		const imported = this.options.ledger.state(importedExportKey);
 		if (isImportedExportRecord(imported) && !imported.ok) return imported.report;
 		const events = await this.options.ledger.events();
-		return verifyLedger(
-			exportVerifyInput({
+		return verifyInWorker(
+			{
+				kind: 'events',
 				events,
 				activeIntentsYaml: this.state.intentsYaml,
 				intents: this.state.intents.intents,
 				files: this.options.snapshot()
-			})
+			},
+			options
 		);
 	}
 
-	async exportZip(): Promise<void> {
-		const events = await this.options.ledger.events();
-		const zip = orchestrationZip({
-			events,
+	/** The zip is built in the export Worker, which reads the stored events itself. */
+	async exportZip(onProgress?: (done: number, total: number) => void): Promise<void> {
+		const ledger = this.options.ledger;
+		const input = {
 			activeIntentsYaml: this.state.intentsYaml,
 			intents: this.state.intents.intents,
 			files: this.options.snapshot(),
 			folder: this.options.scenarioId,
 			secrets: this.settings.apiKey ? [this.settings.apiKey] : []
-		});
+		};
+		const zip =
+			typeof Worker === 'undefined'
+				? orchestrationZip({ ...input, events: await ledger.events() })
+				: await exportInWorker({ ...input, events: await ledger.workerSource() }, onProgress);
 		downloadBytes(`${this.options.scenarioId}-orchestration.zip`, zip, 'application/zip');
 	}
 

@@ -8,6 +8,7 @@ import {
 	buildTraceRows,
 	describeRange,
 	describeShownCount,
+	describeVerifyProgress,
 	describeVerifyReport,
 	emptyTraceFilter,
 	filterTraceRows,
@@ -769,5 +770,15 @@ describe('describeVerifyReport', () => {
 		expect(
 			summary.lines.find((line) => line.text === 'Workspace files were not checked.')?.tone
 		).toBe('note');
+	});
+});
+
+describe('describeVerifyProgress', () => {
+	it('counts records checked of the total, and says when it has not started', () => {
+		expect(describeVerifyProgress(null)).toBe('Starting…');
+		expect(describeVerifyProgress({ checked: 0, total: 0 })).toBe('Starting…');
+		expect(describeVerifyProgress({ checked: 12_000, total: 100_000 })).toBe(
+			'Checked 12,000 of 100,000 records'
+		);
 	});
 });

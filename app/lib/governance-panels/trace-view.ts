@@ -617,3 +617,12 @@ function inSeqOrder(events: readonly LedgerEvent[]): readonly LedgerEvent[] {
 function compareText(left: string, right: string): number {
 	return left < right ? -1 : left > right ? 1 : 0;
 }
+
+/** `Checked 12,000 of 100,000 records` while the verify Worker runs (before its first report: `Starting…`). */
+export function describeVerifyProgress(
+	progress: { checked: number; total: number } | null
+): string {
+	if (!progress || progress.total === 0) return 'Starting…';
+	const format = (count: number) => count.toLocaleString('en-US');
+	return `Checked ${format(progress.checked)} of ${format(progress.total)} records`;
+}

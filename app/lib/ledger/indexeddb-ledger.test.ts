@@ -195,6 +195,8 @@ describe('IndexedDbLedger', () => {
 		database.close();
 
 		const reopened = await IndexedDbLedger.open({ store: await openStore(name) });
+		// Before the verified checkpoint (seq 3): found by the full check that follows the open.
+		expect((await reopened.whenFullyChecked()).ok).toBe(false);
 		expect(reopened.integrity.ok).toBe(false);
 		expect(!reopened.integrity.ok && reopened.integrity.problem).toMatch(
 			/line 2: hash does not match/
@@ -453,3 +455,101 @@ describe('IndexedDbLedger', () => {
 		expect(reopened.stateKeys()).toEqual([]);
 	});
 });
+
+describe('IndexedDbLedger: the verified checkpoint', () => {
+	async function storedLedger(count: number) {
+		const name = freshDatabaseName();
+		const store = await openStore(name);
+		const ledger = await IndexedDbLedger.open({ store });
+		await ledger.append(Array.from({ length: count }, (_, index) => lesson(`lesson ${index}`)));
+		await store.close();
+		return name;
+	}
+
+	async function edit(
+		name: string,
+		storeName: string,
+		key: IDBValidKey,
+		change: (value: never) => unknown
+	) {
+		const database = await openDB(name);
+		const value = await database.get(storeName, key);
+		await database.put(storeName, change(value as never), key);
+		database.close();
+	}
+
+	it('is stored with the events and opens from it; the full check agrees', async () => {
+		const name = await storedLedger(5);
+		const database = await openDB(name);
+		const checkpoint = await database.get(ledgerStores.state, '\u0000verified-checkpoint');
+		database.close();
+		expect(checkpoint).toMatchObject({ audit: { seq: 5 }, trace: { seq: 0 } });
+		const fullChecks: number[] = [];
+		const reopened = await IndexedDbLedger.open({
+			store: await openStore(name),
+			checkFully: async (events) => {
+				fullChecks.push(events.length);
+				return { ok: true };
+			}
+		});
+		expect(reopened.integrity).toEqual({ ok: true });
+		expect(await reopened.whenFullyChecked()).toEqual({ ok: true });
+		expect(fullChecks).toEqual([5]);
+		expect(reopened.stateKeys()).toEqual([]);
+		expect(() => reopened.setState('\u0000verified-checkpoint', 1)).toThrow(/reserved/);
+	});
+
+	it('catches at once an edit of the checkpoint event, of a link, or of the checkpoint itself', async () => {
+		const cases: [string, (name: string) => Promise<void>][] = [
+			[
+				'the last event rewritten',
+				(name) =>
+					edit(name, ledgerStores.events, 4, (event: LedgerEvent) => ({ ...event, lesson: 'x' }))
+			],
+			[
+				'an earlier event with another hash',
+				(name) =>
+					edit(name, ledgerStores.events, 2, (event: LedgerEvent) => ({
+						...event,
+						hash: `sha256:${'0'.repeat(64)}`
+					}))
+			],
+			[
+				'the checkpoint moved back to seq 2',
+				(name) =>
+					edit(name, ledgerStores.state, '\u0000verified-checkpoint', (heads: ChainHeadsLike) => ({
+						...heads,
+						audit: { seq: 2, hash: heads.audit.hash }
+					}))
+			]
+		];
+		for (const [label, tamper] of cases) {
+			const name = await storedLedger(4);
+			await tamper(name);
+			const reopened = await IndexedDbLedger.open({
+				store: await openStore(name),
+				checkFully: async () => ({ ok: true })
+			});
+			expect(reopened.integrity.ok, label).toBe(label === 'the checkpoint moved back to seq 2');
+			if (label === 'the checkpoint moved back to seq 2') {
+				// A checkpoint that does not fit the stored events: the whole chain was checked.
+				expect(await reopened.whenFullyChecked()).toEqual({ ok: true });
+			}
+		}
+	});
+
+	it('an event edited before the checkpoint (hash fields kept) is found by the full check, which then refuses writes', async () => {
+		const name = await storedLedger(4);
+		await edit(name, ledgerStores.events, 2, (event: LedgerEvent) => ({ ...event, lesson: 'x' }));
+		const reopened = await IndexedDbLedger.open({ store: await openStore(name) });
+		const verdict = await reopened.whenFullyChecked();
+		expect(verdict.ok).toBe(false);
+		expect(reopened.writable).toBe(false);
+		await expect(reopened.append([lesson('more')])).rejects.toBeInstanceOf(LedgerWriteRefusedError);
+	});
+});
+
+type ChainHeadsLike = {
+	audit: { seq: number; hash: string };
+	trace: { seq: number; hash: string };
+};

@@ -11,11 +11,16 @@ import { ledgerStoreNames, ledgerStores, type LedgerRecordStore } from './ledger
 import { mutationSides, type MutationSides } from './mutation-sides.js';
 import {
 	checkContinuation,
+	checkFromCheckpoint,
 	checkStoredChain,
+	emptyChainHeads,
 	headsAfter,
+	type ChainHeads,
 	type ChainIntegrity
 } from './stored-chain-check.js';
+import type { StoredEventsSource } from './export-messages.js';
 import { readOnlyTabMessage } from './tab-coordination.js';
+import { verifyInWorker } from './verify-in-worker.js';
 
 /** What subscribers hear: events appended (here or by another tab), or the whole list replaced. */
 export type LedgerChange =
@@ -63,6 +68,11 @@ export interface IndexedDbLedgerOptions {
 	writable?: boolean;
 	/** What a refused write says in a read-only tab. */
 	readOnlyMessage?: string;
+	/**
+	 * The full check of the stored chain that runs after an open from the checkpoint: the verify
+	 * Worker in a browser, the same check on this thread elsewhere.
+	 */
+	checkFully?: (events: readonly LedgerEvent[]) => Promise<ChainIntegrity>;
 }
 
 const systemClock: Clock = {
@@ -95,12 +105,19 @@ export class IndexedDbLedger implements LedgerPort {
 	private readonly keptBlobs = new Set<string>();
 	private queue: Promise<unknown> = Promise.resolve();
 	private notifiedSeq: number;
+	/** The heads after the last events checked or sealed here, as stored with them. */
+	private checkpoint: ChainHeads;
+	private readonly fullCheck: Promise<ChainIntegrity>;
 
 	private constructor(
 		private readonly store: LedgerRecordStore,
 		private readonly clock: Clock,
 		loaded: LoadedLedger,
-		options: { writable: boolean; readOnlyMessage: string }
+		options: {
+			writable: boolean;
+			readOnlyMessage: string;
+			checkFully: (events: readonly LedgerEvent[]) => Promise<ChainIntegrity>;
+		}
 	) {
 		this.stored = loaded.events;
 		this.chainIntegrity = loaded.integrity;
@@ -109,6 +126,16 @@ export class IndexedDbLedger implements LedgerPort {
 		this.canWrite = options.writable;
 		this.readOnlyMessage = options.readOnlyMessage;
 		this.notifiedSeq = this.lastSeq;
+		this.fullCheck = loaded.fromCheckpoint
+			? this.checkInBackground(loaded.events, options.checkFully)
+			: Promise.resolve(loaded.integrity);
+		this.checkpoint = loaded.checkpoint ?? emptyChainHeads;
+		if (loaded.integrity.ok) {
+			const heads = headsAfter(loaded.events);
+			this.checkpoint = heads;
+			if (options.writable && loaded.events.length > 0 && !sameHeads(heads, loaded.checkpoint))
+				this.queueCheckpoint(heads);
+		}
 	}
 
 	/** Loads the events and state, checks the stored chain and resumes it. */
@@ -120,8 +147,39 @@ export class IndexedDbLedger implements LedgerPort {
 		const loaded = await loadLedger(options.store);
 		return new IndexedDbLedger(options.store, clock, loaded, {
 			writable: options.writable ?? true,
-			readOnlyMessage: options.readOnlyMessage ?? readOnlyTabMessage
+			readOnlyMessage: options.readOnlyMessage ?? readOnlyTabMessage,
+			checkFully:
+				options.checkFully ??
+				((events) => checkStoredChainOffThread(options.store, events.at(-1)?.seq ?? 0, events))
 		});
+	}
+
+	/**
+	 * Resolves with the verdict of the whole stored chain. An open from the checkpoint checks the
+	 * links of every event and the hashes after the checkpoint at once, and the whole chain here,
+	 * in the background: an event edited before the checkpoint breaks the ledger when it is found.
+	 */
+	whenFullyChecked(): Promise<ChainIntegrity> {
+		return this.fullCheck;
+	}
+
+	private checkInBackground(
+		events: readonly LedgerEvent[],
+		checkFully: (events: readonly LedgerEvent[]) => Promise<ChainIntegrity>
+	): Promise<ChainIntegrity> {
+		const snapshot = [...events];
+		return checkFully(snapshot).then(
+			(result) => {
+				if (!result.ok && this.chainIntegrity.ok) {
+					this.chainIntegrity = result;
+					this.chain = null;
+					this.notify('reloaded', this.stored, 'this-tab');
+				}
+				return result;
+			},
+			// A check that could not run proves nothing either way; the open's own check stands.
+			() => this.chainIntegrity
+		);
 	}
 
 	/** Whether the stored chain checked out; when not, `problem` names the first broken event. */
@@ -191,6 +249,17 @@ export class IndexedDbLedger implements LedgerPort {
 
 	async events(): Promise<readonly LedgerEvent[]> {
 		return [...this.stored];
+	}
+
+	/**
+	 * Where a Worker finds the events: the database itself once everything queued is stored (the
+	 * page copies nothing), or the events when the store has no name.
+	 */
+	async workerSource(): Promise<StoredEventsSource> {
+		const upToSeq = this.lastSeq;
+		if (!this.store.name || !this.store.flush) return { kind: 'events', events: [...this.stored] };
+		await this.store.flush();
+		return { kind: 'database', name: this.store.name, store: ledgerStores.events, upToSeq };
 	}
 
 	/** The events after `seq` (all of them for 0), in order. */
@@ -304,6 +373,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.keptBlobs.clear();
 			this.chainIntegrity = { ok: true };
 			this.chain = new LedgerChain({ clock: this.clock });
+			this.checkpoint = emptyChainHeads;
 			this.notifiedSeq = 0;
 			this.notify('reloaded', [], 'this-tab');
 		});
@@ -361,7 +431,10 @@ export class IndexedDbLedger implements LedgerPort {
 		try {
 			this.store.queueRecords([
 				...blobs,
-				...events.map((event) => ({ store: ledgerStores.events, key: event.seq, value: event }))
+				...events.map((event) => ({ store: ledgerStores.events, key: event.seq, value: event })),
+				// The chain sealed these events itself: the checkpoint moves with them, in the same
+				// transaction, so the next open checks nothing twice.
+				checkpointRecord(headsAfterMore(this.checkpoint, events))
 			]);
 		} catch (error) {
 			if (fs) await revertWrites(fs, writes);
@@ -369,6 +442,16 @@ export class IndexedDbLedger implements LedgerPort {
 		}
 		for (const event of events) this.stored.push(event);
 		for (const record of blobs) this.keptBlobs.add(record.key as string);
+		this.checkpoint = headsAfterMore(this.checkpoint, events);
+	}
+
+	private queueCheckpoint(heads: ChainHeads): void {
+		try {
+			this.store.queueRecords([checkpointRecord(heads)]);
+			this.checkpoint = heads;
+		} catch {
+			// Only a speed-up for the next open: without it, that open checks the whole chain.
+		}
 	}
 
 	/** The contents a diff of these events needs, by hash, except those already kept. */
@@ -419,6 +502,7 @@ export class IndexedDbLedger implements LedgerPort {
 			const loaded = await loadLedger(this.store);
 			this.stored = loaded.events;
 			this.chainIntegrity = loaded.integrity;
+			this.checkpoint = loaded.checkpoint ?? emptyChainHeads;
 			this.keptBlobs.clear();
 			this.rebuildChainIfWriter();
 			this.notifiedSeq = this.lastSeq;
@@ -436,6 +520,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.chain = null;
 		}
 		for (const event of parsed.events) this.stored.push(event);
+		if (check.ok) this.checkpoint = headsAfter(this.stored);
 		this.rebuildChainIfWriter();
 		this.notify('appended', parsed.events, 'other-tab');
 		return parsed.events;
@@ -452,7 +537,8 @@ export class IndexedDbLedger implements LedgerPort {
 		const records = await this.store.readAll(ledgerStores.state);
 		this.stateValues.clear();
 		for (const record of records) {
-			if (typeof record.key === 'string') this.stateValues.set(record.key, record.value);
+			if (typeof record.key === 'string' && record.key !== checkpointKey)
+				this.stateValues.set(record.key, record.value);
 		}
 	}
 
@@ -505,23 +591,121 @@ interface LoadedLedger {
 	events: LedgerEvent[];
 	integrity: ChainIntegrity;
 	state: Map<string, unknown>;
+	/** The stored checkpoint, when there is one that reads as chain heads. */
+	checkpoint: ChainHeads | null;
+	/** The chain was checked from the checkpoint on (the rest still to check in full). */
+	fromCheckpoint: boolean;
 }
 
+/**
+ * The state store's key for the verified checkpoint: the chain heads after the last events
+ * checked (at an open) or sealed (by this app). Not a state value: `setState` refuses it.
+ */
+const checkpointKey = '\u0000verified-checkpoint';
+
+export function checkpointRecord(heads: ChainHeads): QueuedRecord {
+	return { store: ledgerStores.state, key: checkpointKey, value: heads };
+}
+
+function readCheckpoint(value: unknown): ChainHeads | null {
+	const heads = value as Partial<ChainHeads> | null;
+	const isHead = (head: unknown): head is { seq: number; hash: string } =>
+		typeof head === 'object' &&
+		head !== null &&
+		Number.isSafeInteger((head as { seq?: unknown }).seq) &&
+		typeof (head as { hash?: unknown }).hash === 'string';
+	if (typeof heads !== 'object' || heads === null) return null;
+	if (!isHead(heads.audit) || !isHead(heads.trace)) return null;
+	return {
+		audit: { seq: heads.audit.seq, hash: heads.audit.hash },
+		trace: { seq: heads.trace.seq, hash: heads.trace.hash }
+	};
+}
+
+function sameHeads(left: ChainHeads, right: ChainHeads | null): boolean {
+	return (
+		right !== null &&
+		left.audit.seq === right.audit.seq &&
+		left.audit.hash === right.audit.hash &&
+		left.trace.seq === right.trace.seq &&
+		left.trace.hash === right.trace.hash
+	);
+}
+
+/** The heads after `events`, which continue the chain at `heads`. */
+function headsAfterMore(heads: ChainHeads, events: readonly LedgerEvent[]): ChainHeads {
+	const last = events.at(-1);
+	if (!last) return heads;
+	let trace = heads.trace;
+	for (const event of events) {
+		if (event.type === 'mutation-record') {
+			const links = event.trace.metadata['dev.threadline'];
+			trace = { seq: links.seq, hash: links.hash };
+		}
+	}
+	return { audit: { seq: last.seq, hash: last.hash }, trace };
+}
+
+/**
+ * The whole chain checked in the verify Worker, which reads the events from the database itself
+ * (copying 100k events to it would block the page), where there is one; else here.
+ */
+async function checkStoredChainOffThread(
+	store: LedgerRecordStore,
+	upToSeq: number,
+	events: readonly LedgerEvent[]
+): Promise<ChainIntegrity> {
+	if (typeof Worker === 'undefined' || !store.name) return checkStoredChain(events);
+	const report = await verifyInWorker({
+		kind: 'database',
+		name: store.name,
+		store: ledgerStores.events,
+		upToSeq
+	});
+	if (report.audit.events !== upToSeq) {
+		return {
+			ok: false,
+			problem: `the stored ledger has ${report.audit.events} of ${upToSeq} events`
+		};
+	}
+	if (report.audit.intact && report.trace.intact) return { ok: true };
+	return {
+		ok: false,
+		problem: report.audit.problem ?? report.trace.problem ?? report.firstFailure ?? 'broken chain'
+	};
+}
+
+/**
+ * Reads the events and state. The chain is checked from the verified checkpoint on when the
+ * checkpoint fits the stored events (see checkFromCheckpoint), and in full otherwise.
+ */
 async function loadLedger(store: LedgerRecordStore): Promise<LoadedLedger> {
 	const [eventRecords, stateRecords] = await Promise.all([
 		store.readAll(ledgerStores.events),
 		store.readAll(ledgerStores.state)
 	]);
 	const parsed = parseEvents(eventRecords);
-	const integrity: ChainIntegrity =
-		parsed.problem === null
-			? await checkStoredChain(parsed.events)
-			: { ok: false, problem: parsed.problem };
 	const state = new Map<string, unknown>();
+	let checkpoint: ChainHeads | null = null;
 	for (const record of stateRecords) {
-		if (typeof record.key === 'string') state.set(record.key, record.value);
+		if (record.key === checkpointKey) checkpoint = readCheckpoint(record.value);
+		else if (typeof record.key === 'string') state.set(record.key, record.value);
 	}
-	return { events: parsed.events, integrity, state };
+	let integrity: ChainIntegrity;
+	let fromCheckpoint: ChainIntegrity | null = null;
+	if (parsed.problem !== null) {
+		integrity = { ok: false, problem: parsed.problem };
+	} else {
+		fromCheckpoint = checkpoint ? await checkFromCheckpoint(parsed.events, checkpoint) : null;
+		integrity = fromCheckpoint ?? (await checkStoredChain(parsed.events));
+	}
+	return {
+		events: parsed.events,
+		integrity,
+		state,
+		checkpoint,
+		fromCheckpoint: fromCheckpoint?.ok === true
+	};
 }
 
 /** Stored records as events; the first record that is not a sealed event under its own seq is a problem. */
@@ -585,4 +769,5 @@ function checkStateKey(key: string): void {
 	if (typeof key !== 'string' || key === '') {
 		throw new TypeError('A ledger state key must be a non-empty string');
 	}
+	if (key === checkpointKey) throw new TypeError('This ledger state key is reserved');
 }

@@ -22,6 +22,10 @@ export const ledgerStoreNames: readonly string[] = Object.values(ledgerStores);
  * but always written through the sandbox's fs so the sandbox's replica follows.
  */
 export interface LedgerRecordStore {
+	/** The database's name, so a Worker can read the ledger itself (verify after an open). */
+	readonly name?: string;
+	/** Stores everything queued (never rejects); the Worker then finds every event in the database. */
+	flush?(): Promise<void>;
 	queueRecords(records: readonly QueuedRecord[]): void;
 	readAll(store: string, range?: IDBKeyRange): Promise<StoredRecord[]>;
 	batch<Result>(work: () => Promise<Result>): Promise<Result>;

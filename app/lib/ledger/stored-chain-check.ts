@@ -1,6 +1,9 @@
 import type { AgentTraceRecord } from '../../../hooks/ledger/agent-trace-record.js';
 import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
-import { hashAuditEvent, hashTraceRecord } from '../../../hooks/ledger/ledger-chain.js';
+import {
+	loadSyncContentHasher,
+	type SyncContentHasher
+} from '../../../hooks/hashing/sync-sha256.js';
 import { genesisHash, type LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import { verifyLedger } from '../../../hooks/ledger/verify.js';
 
@@ -53,13 +56,15 @@ export function headsAfter(events: readonly LedgerEvent[]): ChainHeads {
 }
 
 /**
- * Checks events that continue a chain (events another tab appended), with the same hash rules as
- * the chain that sealed them, without rehashing what came before.
+ * Checks events that continue a chain (events another tab appended, or those stored after the
+ * verified checkpoint), with the same hash rules as the chain that sealed them, without rehashing
+ * what came before.
  */
 export async function checkContinuation(
 	heads: ChainHeads,
 	events: readonly LedgerEvent[]
 ): Promise<ChainIntegrity> {
+	const hash = await loadSyncContentHasher();
 	let audit = heads.audit;
 	let trace = heads.trace;
 	for (const event of events) {
@@ -70,7 +75,7 @@ export async function checkContinuation(
 		if (event.prev_hash !== audit.hash) {
 			return { ok: false, problem: `${where}: prev_hash does not match seq ${audit.seq}` };
 		}
-		if ((await hashAuditEvent(event)) !== event.hash) {
+		if (auditHash(event, hash) !== event.hash) {
 			return { ok: false, problem: `${where}: hash does not match its content` };
 		}
 		if (event.type === 'mutation-record') {
@@ -81,7 +86,7 @@ export async function checkContinuation(
 					problem: `${where}: its trace record does not continue the trace chain`
 				};
 			}
-			if ((await hashTraceRecord(event.trace)) !== links.hash) {
+			if (traceHash(event.trace, hash) !== links.hash) {
 				return { ok: false, problem: `${where}: its trace record's hash does not match` };
 			}
 			trace = { seq: links.seq, hash: links.hash };
@@ -89,4 +94,99 @@ export async function checkContinuation(
 		audit = { seq: event.seq, hash: event.hash };
 	}
 	return { ok: true };
+}
+
+/**
+ * Opening a stored ledger from its verified checkpoint (the heads after the last events that were
+ * checked or sealed here): every event's links (seq, prev_hash, both chains) are checked, which
+ * costs no hashing; the checkpoint's own event is rehashed; and the events after it are checked
+ * in full. Returns null when the checkpoint does not fit the stored events (then the whole chain
+ * must be checked), or the verdict.
+ *
+ * What this does not catch at open: an event before the checkpoint whose content was edited in
+ * IndexedDB while its `hash` and `prev_hash` fields were left alone. The full check (Verify, the
+ * export's `threadline verify`) still does; and anyone who can edit IndexedDB can also rewrite the
+ * checkpoint or recompute the whole chain, so the checkpoint is a speed-up, never evidence.
+ */
+export async function checkFromCheckpoint(
+	events: readonly LedgerEvent[],
+	checkpoint: ChainHeads
+): Promise<ChainIntegrity | null> {
+	const at = checkpoint.audit.seq;
+	if (!Number.isSafeInteger(at) || at < 1 || at > events.length) return null;
+	const links = checkLinks(events, at);
+	if (!links.ok) return links.integrity;
+	const head = events[at - 1] as LedgerEvent;
+	if (head.hash !== checkpoint.audit.hash) return null;
+	if (
+		links.traceAtCheckpoint.seq !== checkpoint.trace.seq ||
+		links.traceAtCheckpoint.hash !== checkpoint.trace.hash
+	) {
+		return null;
+	}
+	const hash = await loadSyncContentHasher();
+	if (auditHash(head, hash) !== head.hash) return null;
+	if (
+		head.type === 'mutation-record' &&
+		traceHash(head.trace, hash) !== head.trace.metadata['dev.threadline'].hash
+	) {
+		return null;
+	}
+	return checkContinuation(checkpoint, events.slice(at));
+}
+
+/** seq and prev_hash of every event and every trace record, and the trace head after `at` events. */
+function checkLinks(
+	events: readonly LedgerEvent[],
+	at: number
+):
+	| { ok: true; traceAtCheckpoint: { seq: number; hash: string } }
+	| { ok: false; integrity: ChainIntegrity } {
+	let previous = emptyChainHeads.audit;
+	let trace = emptyChainHeads.trace;
+	let traceAtCheckpoint = trace;
+	for (let position = 0; position < events.length; position++) {
+		const event = events[position] as LedgerEvent;
+		const where = `stored event seq ${String(event.seq)}`;
+		if (event.seq !== previous.seq + 1 || event.prev_hash !== previous.hash) {
+			return {
+				ok: false,
+				integrity: { ok: false, problem: `${where}: does not link to seq ${previous.seq}` }
+			};
+		}
+		if (event.type === 'mutation-record') {
+			const traceLinks = event.trace?.metadata?.['dev.threadline'];
+			if (
+				!traceLinks ||
+				traceLinks.seq !== trace.seq + 1 ||
+				traceLinks.prev_hash !== trace.hash ||
+				typeof traceLinks.hash !== 'string'
+			) {
+				return {
+					ok: false,
+					integrity: {
+						ok: false,
+						problem: `${where}: its trace record does not continue the trace chain`
+					}
+				};
+			}
+			trace = { seq: traceLinks.seq, hash: traceLinks.hash };
+		}
+		previous = { seq: event.seq, hash: event.hash };
+		if (position === at - 1) traceAtCheckpoint = trace;
+	}
+	return { ok: true, traceAtCheckpoint };
+}
+
+/** hashAuditEvent with a synchronous hasher. */
+function auditHash(event: LedgerEvent, hash: SyncContentHasher): string {
+	const { hash: _ignoredHash, ...body } = event;
+	return hash(String(body.prev_hash) + canonicalJson(body));
+}
+
+/** hashTraceRecord with a synchronous hasher. */
+function traceHash(record: AgentTraceRecord, hash: SyncContentHasher): string {
+	const { hash: _ignoredHash, ...links } = record.metadata['dev.threadline'];
+	const withoutHash = { ...record, metadata: { ...record.metadata, 'dev.threadline': links } };
+	return hash(links.prev_hash + canonicalJson(withoutHash));
 }

@@ -1,0 +1,83 @@
+import { expect, it } from 'vitest';
+import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
+import { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
+import { checkpointRecord, IndexedDbLedger } from './indexeddb-ledger.js';
+import { ledgerStores } from './ledger-record-store.js';
+import { freshDatabaseName, openLedgerStore } from './ledger-test-kit.js';
+import { headsAfter } from './stored-chain-check.js';
+
+// Figures, not assertions: prints `THREADLINE_BENCH {json}` with the time `IndexedDbLedger.open`
+// takes in Chromium for a stored ledger of 10k and of 100k events with its verified checkpoint
+// (the bench's own 100k-event ledger, left by `npm run bench` in node_modules/.cache/).
+// The full check that follows the open runs in the verify Worker and is not part of the figure.
+
+const folder = '/node_modules/.cache/threadline-bench';
+
+async function storedLedger(events: readonly LedgerEvent[]): Promise<string> {
+	const name = freshDatabaseName();
+	const store = await openLedgerStore(name, { flushDelayMs: 0 });
+	for (let start = 0; start < events.length; start += 5_000) {
+		store.queueRecords(
+			events
+				.slice(start, start + 5_000)
+				.map((event) => ({ store: ledgerStores.events, key: event.seq, value: event }))
+		);
+		await store.flush();
+	}
+	store.queueRecords([checkpointRecord(headsAfter(events))]);
+	await store.flush();
+	await store.close();
+	return name;
+}
+
+async function timeOpen(events: readonly LedgerEvent[], runs = 3): Promise<number> {
+	let phase = performance.now();
+	const name = await storedLedger(events);
+	console.log(`stored ${events.length} events in ${Math.round(performance.now() - phase)} ms`);
+	const timings: number[] = [];
+	try {
+		for (let run = 0; run < runs; run++) {
+			const started = performance.now();
+			const store = await openLedgerStore(name, { flushDelayMs: 0 });
+			const ledger = await IndexedDbLedger.open({ store });
+			timings.push(performance.now() - started);
+			expect(ledger.integrity).toEqual({ ok: true });
+			expect(ledger.lastSeq).toBe(events.length);
+			phase = performance.now();
+			expect(await ledger.whenFullyChecked()).toEqual({ ok: true });
+			console.log(`full check in the Worker: ${Math.round(performance.now() - phase)} ms`);
+			await store.close();
+		}
+	} finally {
+		await IndexedDbWorkspaceFiles.deleteDatabase(name);
+	}
+	timings.sort((left, right) => left - right);
+	return Math.round((timings[Math.floor(timings.length / 2)] ?? 0) * 10) / 10;
+}
+
+it('measures opening a stored ledger with its checkpoint', async () => {
+	const response = await fetch(`${folder}/audit.jsonl`);
+	if (!response.ok) {
+		console.log(
+			`THREADLINE_BENCH ${JSON.stringify({ ledger_open: { error: 'no bench ledger: run npm run bench' } })}`
+		);
+		return;
+	}
+	const text = await response.text();
+	const events = text
+		.split('\n')
+		.filter((line) => line !== '')
+		.map((line) => JSON.parse(line) as LedgerEvent);
+	const tenThousand = await timeOpen(events.slice(0, 10_000));
+	const hundredThousand = await timeOpen(events, 1);
+	const figures = {
+		ledger_open: {
+			events_10k_ms: tenThousand,
+			events_100k_ms: hundredThousand,
+			note: 'IndexedDbLedger.open with the verified checkpoint present: every link checked, hashes from the checkpoint on; the full check runs afterwards in the verify Worker (not timed). Median of 3 runs for 10k, one run for 100k.',
+			budget: { events_10k_ms: 150, events_100k_ms: 600 },
+			within_budget: tenThousand <= 150 && hundredThousand <= 600
+		}
+	};
+	console.log(`THREADLINE_BENCH ${JSON.stringify(figures)}`);
+}, 600_000);

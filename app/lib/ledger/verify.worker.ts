@@ -1,0 +1,80 @@
+/// <reference lib="webworker" />
+// The verify Worker: the same verifyLedger as `threadline verify`, off the page's thread, with
+// progress. A Cancel terminates the Worker, so nothing here needs to look for one.
+import { exportOrchestration } from '../../../hooks/ledger/export.js';
+import { countLines } from '../../../hooks/ledger/read-jsonl.js';
+import { verifyLedger } from '../../../hooks/ledger/verify.js';
+import { exportVerifyInput } from './export-orchestration.js';
+import { readStoredEvents } from './read-stored-events.js';
+import type { VerifyRequest, VerifyResponse } from './verify-messages.js';
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+const chunkBytes = 1 << 20;
+
+/** Bytes as chunks of 1 MiB, so the decoded text of a 91 MB file is not one string at once. */
+function* chunksOf(bytes: Uint8Array): Generator<Uint8Array> {
+	for (let start = 0; start < bytes.length; start += chunkBytes)
+		yield bytes.subarray(start, start + chunkBytes);
+}
+
+function countNewlines(bytes: Uint8Array): number {
+	let count = 0;
+	let position = bytes.indexOf(10);
+	while (position >= 0) {
+		count++;
+		position = bytes.indexOf(10, position + 1);
+	}
+	return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? count + 1 : count;
+}
+
+scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {
+	const request = message.data;
+	const post = (response: VerifyResponse) => scope.postMessage(response);
+	try {
+		let auditJsonl: string | Iterable<Uint8Array>;
+		let traceJsonl: string | Iterable<Uint8Array>;
+		let total: number;
+		if (request.kind === 'events') {
+			// Exactly what "Export .orchestration" would write, `.orchestration/` included.
+			const input = exportVerifyInput({
+				events: request.events,
+				activeIntentsYaml: request.activeIntentsYaml,
+				intents: request.intents,
+				files: request.files
+			});
+			const total = countLines(input.auditJsonl as string);
+			post({ kind: 'progress', checked: 0, total });
+			const report = await verifyLedger({
+				...input,
+				onProgress: (checked) => post({ kind: 'progress', checked, total })
+			});
+			post({ kind: 'done', report });
+			return;
+		}
+		if (request.kind === 'jsonl') {
+			auditJsonl = chunksOf(request.audit);
+			traceJsonl = chunksOf(request.trace);
+			total = countNewlines(request.audit);
+		} else {
+			const events = await readStoredEvents(request);
+			const exported = exportOrchestration({
+				events,
+				activeIntentsYaml: '',
+				agentMd: '',
+				intents: []
+			});
+			auditJsonl = exported.get('audit.jsonl') ?? '';
+			traceJsonl = exported.get('agent_trace.jsonl') ?? '';
+			total = countLines(auditJsonl);
+		}
+		post({ kind: 'progress', checked: 0, total });
+		const report = await verifyLedger({
+			auditJsonl,
+			traceJsonl,
+			onProgress: (checked) => post({ kind: 'progress', checked, total })
+		});
+		post({ kind: 'done', report });
+	} catch (error) {
+		post({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+	}
+};

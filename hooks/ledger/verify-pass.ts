@@ -1,0 +1,262 @@
+import type { SyncContentHasher } from '../hashing/sync-sha256.js';
+import { validateTraceRecord } from './agent-trace-schema.js';
+import { canonicalJson, canonicalWithout } from './canonical-json.js';
+import { surelyValidTraceRecord } from './trace-record-fast-check.js';
+import {
+	JsonlLineReader,
+	parseJsonlLine,
+	type JsonlEntry,
+	type JsonlLine,
+	type JsonlSource
+} from './read-jsonl.js';
+import {
+	ChainVerifier,
+	readLinks,
+	safeLineForm,
+	type ChainCheck,
+	type ChainKind
+} from './verify-chain.js';
+
+export interface InvalidRecord {
+	seq: number | null;
+	line: number;
+	errors: string[];
+}
+
+export interface ClassMismatch {
+	seq: number;
+	path: string;
+	declared: string;
+	computed: string;
+}
+
+export interface VerifyPassInput {
+	auditJsonl: JsonlSource;
+	traceJsonl: JsonlSource;
+	hasher: SyncContentHasher;
+	/** Keep every audit line's value (the workspace-files check needs them). */
+	keepAuditValues: boolean;
+	/** Called every `progressEvery` audit lines with the number read so far. */
+	onProgress?: (auditLinesRead: number) => void;
+	progressEvery?: number;
+}
+
+export interface VerifyPassResult {
+	audit: ChainCheck;
+	trace: ChainCheck;
+	auditEvents: number;
+	traceRecords: number;
+	mutationRecords: number;
+	/** Trace records that are not valid Agent Trace or differ from the trace in their audit event. */
+	invalid: InvalidRecord[];
+	classMismatches: ClassMismatch[];
+	/** Every audit line's value (undefined for a line that is not JSON), when asked for. */
+	auditValues: unknown[] | null;
+}
+
+export const auditChain: ChainKind = {
+	fileName: 'audit.jsonl',
+	linksOf: (value) => readLinks(value, 'the line'),
+	hashPath: ['hash']
+};
+
+export const traceChain: ChainKind = {
+	fileName: 'agent_trace.jsonl',
+	linksOf: (value) => {
+		const metadata = isObject(value) ? value.metadata : undefined;
+		return readLinks(
+			isObject(metadata) ? metadata['dev.threadline'] : undefined,
+			'metadata["dev.threadline"]'
+		);
+	},
+	hashPath: ['metadata', 'dev.threadline', 'hash']
+};
+
+/** The audit event a trace line is paired with: the mutation-record event at the same position. */
+interface AuditPartner {
+	entry: JsonlEntry;
+	/** Canonical text of the event's trace, or null when it has none (or none that serialises). */
+	traceText: string | null;
+}
+
+/**
+ * Reads `audit.jsonl` and `agent_trace.jsonl` together in one pass, line by line: each audit line
+ * is parsed once and checked against its chain, and each `mutation-record` event pulls the next
+ * trace line, which is checked against the trace chain, validated, and compared with the event's
+ * trace. Only the current lines are alive (plus the audit values when asked for), so a 91 MB
+ * ledger never becomes 100k strings and their objects at once.
+ *
+ * The usual trace line is the canonical text of its audit event's trace, which the audit line
+ * already proved canonical: then it is neither parsed nor serialised again (its value is the
+ * event's trace). Any other trace line is parsed and checked on its own.
+ */
+export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResult> {
+	const auditReader = new JsonlLineReader(input.auditJsonl);
+	const traceReader = new JsonlLineReader(input.traceJsonl);
+	const auditVerifier = new ChainVerifier(auditChain, input.hasher);
+	const traceVerifier = new ChainVerifier(traceChain, input.hasher);
+	const invalid: InvalidRecord[] = [];
+	const classMismatches: ClassMismatch[] = [];
+	const auditValues: unknown[] | null = input.keepAuditValues ? [] : null;
+	const progressEvery = input.progressEvery ?? 2_000;
+	let auditEvents = 0;
+	let traceRecords = 0;
+	let mutationRecords = 0;
+
+	const checkTrace = (line: JsonlLine, partner: AuditPartner | null) => {
+		traceRecords++;
+		let entry: JsonlEntry;
+		let paired = false;
+		if (
+			partner?.traceText != null &&
+			partner.traceText !== unserialisable &&
+			partner.traceText === line.text
+		) {
+			// The line is the canonical text of the event's trace: same value, canonical form.
+			const value = (partner.entry.value as { trace: unknown }).trace;
+			entry = { line: line.line, text: line.text, value };
+			paired = true;
+			if (!traceVerifier.broken) {
+				let without: string | null = null;
+				try {
+					without = canonicalWithout(line.text, value, traceChain.hashPath);
+				} catch {
+					// Not for a value that serialised; the checked path below names the problem anyway.
+				}
+				if (without === null) traceVerifier.check(entry);
+				else traceVerifier.check(entry, { canonical: true, without, fast: true });
+			}
+		} else {
+			entry = parseJsonlLine(line);
+			if (!traceVerifier.broken) {
+				const form =
+					entry.error === undefined
+						? safeLineForm(entry.text, entry.value, traceChain.hashPath)
+						: undefined;
+				if (typeof form === 'string') traceVerifier.check(entry, undefined);
+				else traceVerifier.check(entry, form);
+			}
+		}
+
+		let record: InvalidRecord | null = null;
+		if (entry.error !== undefined) {
+			record = { seq: null, line: entry.line, errors: [entry.error] };
+		} else {
+			const validation = surelyValidTraceRecord(entry.value)
+				? ({ ok: true } as const)
+				: validateTraceRecord(entry.value);
+			if (!validation.ok) {
+				record = { seq: traceSeqOf(entry.value), line: entry.line, errors: validation.errors };
+			}
+			// Each trace line must be, canonically, the trace inside the matching mutation-record event.
+			if (partner && !paired) {
+				const same =
+					partner.traceText !== null &&
+					(partner.traceText === entry.text || partner.traceText === safeCanonical(entry.value));
+				if (!same) {
+					const auditSeq = (partner.entry.value as { seq?: unknown }).seq;
+					const message = `differs from the trace in audit.jsonl line ${partner.entry.line}${typeof auditSeq === 'number' ? ` (seq ${auditSeq})` : ''}`;
+					if (record) record.errors.push(message);
+					else record = { seq: traceSeqOf(entry.value), line: entry.line, errors: [message] };
+				}
+			}
+			collectClassMismatches(entry.value, classMismatches);
+		}
+		if (record) invalid.push(record);
+	};
+
+	for (;;) {
+		let line = auditReader.take();
+		if (line === 'more') line = await auditReader.next();
+		if (line === null) break;
+		const entry = parseJsonlLine(line);
+		auditEvents++;
+		let provenCanonical = false;
+		if (!auditVerifier.broken) {
+			const form =
+				entry.error === undefined
+					? safeLineForm(entry.text, entry.value, auditChain.hashPath)
+					: undefined;
+			if (typeof form === 'string') {
+				// The verifier recomputes it and reports why the line has no canonical form.
+				auditVerifier.check(entry);
+			} else {
+				provenCanonical = auditVerifier.check(entry, form) && form !== undefined && form.fast;
+			}
+		}
+		auditValues?.push(entry.value);
+		if (isObject(entry.value) && entry.value.type === 'mutation-record') {
+			mutationRecords++;
+			let traceLine = traceReader.take();
+			if (traceLine === 'more') traceLine = await traceReader.next();
+			if (traceLine !== null) {
+				const trace = entry.value.trace;
+				// A nested value of a line proven canonical (every object's keys sorted, the text
+				// equal to JSON.stringify) serialises canonically with JSON.stringify too.
+				const traceText =
+					trace === undefined
+						? null
+						: provenCanonical
+							? JSON.stringify(trace)
+							: safeCanonical(trace);
+				checkTrace(traceLine, { entry, traceText });
+			}
+		}
+		if (input.onProgress && auditEvents % progressEvery === 0) input.onProgress(auditEvents);
+	}
+	for (;;) {
+		const line = await traceReader.next();
+		if (line === null) break;
+		checkTrace(line, null);
+	}
+	input.onProgress?.(auditEvents);
+
+	return {
+		audit: auditVerifier.result,
+		trace: traceVerifier.result,
+		auditEvents,
+		traceRecords,
+		mutationRecords,
+		invalid,
+		classMismatches,
+		auditValues
+	};
+}
+
+function collectClassMismatches(value: unknown, mismatches: ClassMismatch[]): void {
+	if (!isObject(value) || !isObject(value.metadata)) return;
+	const links = value.metadata['dev.threadline'];
+	if (!isObject(links)) return;
+	const declared = links.declared_mutation_class;
+	const computed = links.mutation_class;
+	if (typeof declared !== 'string' || typeof computed !== 'string') return;
+	if (declared === computed) return;
+	const seq = typeof links.seq === 'number' ? links.seq : 0;
+	const files = Array.isArray(value.files) ? value.files : [];
+	for (const file of files) {
+		if (isObject(file) && typeof file.path === 'string') {
+			mismatches.push({ seq, path: file.path, declared, computed });
+		}
+	}
+}
+
+function traceSeqOf(value: unknown): number | null {
+	const metadata = isObject(value) ? value.metadata : undefined;
+	const links = isObject(metadata) ? metadata['dev.threadline'] : undefined;
+	return isObject(links) && typeof links.seq === 'number' ? links.seq : null;
+}
+
+const unserialisable = '\u0000unserialisable';
+
+/** Canonical text, or a marker for values that have none (cannot equal a real line). */
+function safeCanonical(value: unknown): string {
+	try {
+		return canonicalJson(value);
+	} catch {
+		return unserialisable;
+	}
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -36,7 +36,7 @@ export const lessonHook: PostHook = {
 	}
 };
 
-async function appendLessons(
+export async function appendLessons(
 	context: PostHookContext,
 	lessons: { intent_id: string | null; lesson: string; category: string }[]
 ): Promise<void> {

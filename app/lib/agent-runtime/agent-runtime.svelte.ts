@@ -12,6 +12,7 @@ import {
 	intentIgnorePath
 } from '../../../hooks/pipeline/governance-state.js';
 import type { ToolPipeline } from '../../../hooks/pipeline/tool-pipeline.js';
+import { hookPolicyPath } from '../../../hooks/policies/hook-policy-schema.js';
 import type {
 	SandboxCapabilities,
 	SandboxFileSystem,
@@ -150,6 +151,10 @@ export class AgentRuntime {
 			);
 			await runtime.pipeline.recordWorkspaceSnapshot(paths);
 		}
+		// The scenario's hook policy governs from the first call; its hash goes into the ledger.
+		const hookPolicy = await readText(options.fs, hookPolicyPath);
+		if (options.ledger.writable) await runtime.pipeline.loadHookPolicy(hookPolicy);
+		else state.hookPolicy.load(hookPolicy);
 		return { runtime };
 	}
 

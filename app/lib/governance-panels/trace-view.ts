@@ -24,6 +24,7 @@ export const ledgerEventTypeLabels: Record<LedgerEventType, string> = {
 	'scope-expand': 'Scope expanded',
 	'lesson-record': 'Lesson recorded',
 	'hook-error': 'Hook error',
+	'hook-policy-load': 'Hook policy loaded',
 	'workspace-snapshot': 'Workspace snapshot'
 };
 

@@ -98,3 +98,39 @@ function problemOf(problem: ScenarioProblem): AuthoringProblem {
 	const where = problem.line ? `:${problem.line}:${problem.column ?? 1}` : '';
 	return { field: `${problem.file}${where}`, message: problem.message };
 }
+
+/** "Edit scenario" starts from the current manifest; "New scenario" from a blank one. */
+export function draftFromManifest(
+	manifest: {
+		id: string;
+		title: string;
+		summary: string;
+		brief: string;
+		suggested_prompts: string[];
+		approval_policy: ScenarioDraft['approvalPolicy'];
+		sandbox: { needs: ScenarioDraft['sandboxNeeds']; note?: string };
+	} | null
+): ScenarioDraft {
+	if (!manifest) {
+		return {
+			id: 'my-scenario',
+			title: 'My scenario',
+			summary: 'What the learner does, in one sentence.',
+			brief: '# My scenario\n\nWhat to try, and what the hooks should block.\n',
+			suggestedPrompts: [],
+			approvalPolicy: 'destructive',
+			sandboxNeeds: 'any',
+			sandboxNote: ''
+		};
+	}
+	return {
+		id: manifest.id,
+		title: manifest.title,
+		summary: manifest.summary,
+		brief: manifest.brief,
+		suggestedPrompts: [...manifest.suggested_prompts],
+		approvalPolicy: manifest.approval_policy,
+		sandboxNeeds: manifest.sandbox.needs,
+		sandboxNote: manifest.sandbox.note ?? ''
+	};
+}

@@ -134,6 +134,11 @@ export class IdeSession {
 		this.notice = `Imported ${count} files from ${file.name}${skipped}.`;
 	}
 
+	/** The workspace's files as they are now (for "Export scenario"). */
+	workspaceFiles(): Iterable<[string, Uint8Array]> {
+		return this.store ? this.store.snapshot() : [];
+	}
+
 	exportZip(): void {
 		if (!this.store || !this.scenario) return;
 		downloadBytes(

@@ -15,6 +15,7 @@ import { linkLedgerToTabs } from '../ledger/ledger-tab-link.js';
 import { TabCoordination } from '../ledger/tab-coordination.js';
 import { Workspace } from '../workspace/workspace.svelte.js';
 import { downloadBytes } from '../workspace/file-transfer.js';
+import { sharedScenario } from '../share/shared-scenario.js';
 import { bundleFileBytes, resolveScenario, type ResolvedScenario } from './resolve-scenario.js';
 import { readWorkspaceZip, zipWorkspace } from './workspace-zip.js';
 
@@ -69,10 +70,12 @@ export class IdeSession {
 	async start(): Promise<void> {
 		try {
 			this.step = 'Loading the scenario…';
-			const scenario = await resolveScenario(
-				this.request.scenario,
-				this.request.fetcher ?? fetch.bind(globalThis)
-			);
+			const scenario =
+				(await sharedScenario(globalThis.location?.hash ?? '')) ??
+				(await resolveScenario(
+					this.request.scenario,
+					this.request.fetcher ?? fetch.bind(globalThis)
+				));
 			this.scenario = scenario;
 			this.step = 'Opening the saved workspace…';
 			// One writer per scenario across tabs: a second tab is told and stays read-only.
@@ -282,5 +285,7 @@ export class IdeSession {
 }
 
 function workspaceDatabaseName(scenario: ResolvedScenario): string {
+	if (scenario.source.startsWith('share:'))
+		return `threadline-workspace-${scenario.id}-${scenario.source.slice('share:'.length)}`;
 	return `threadline-workspace-${scenario.trusted ? scenario.id : `remote-${scenario.id}`}`;
 }

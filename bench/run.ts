@@ -5,6 +5,7 @@ import { bundleReport } from './bundle-report.js';
 import { editorInteractiveFigures } from './editor-interactive.js';
 import { exportTenThousand, toolCallOverhead } from './agent-figures.js';
 import { fullSizes, runBench } from './run-bench.js';
+import { shareLinkFigures } from './share-link-figures.js';
 
 const started = performance.now();
 const progress = (line: string) =>
@@ -21,6 +22,8 @@ try {
 	const browserSandbox = await browserSandboxFigures();
 	progress('editor interactive after navigation (Playwright, production server)');
 	const editor = await editorInteractiveFigures();
+	progress('share link of jwt-auth: size and open time');
+	const shareLink = await shareLinkFigures();
 	const browserWithin = Object.values(browserSandbox).every(
 		(figure) =>
 			typeof figure !== 'object' ||
@@ -30,6 +33,7 @@ try {
 	const result = {
 		...core,
 		ide: { bundle, browser_sandbox: browserSandbox, editor_interactive: editor },
+		share_link: shareLink,
 		agent: { tool_call_overhead: toolCall, export_10k_records: exported },
 		all_within_budget:
 			core.all_within_budget &&
@@ -37,7 +41,8 @@ try {
 			browserWithin &&
 			editor.within_budget &&
 			toolCall.within_budget &&
-			exported.within_budget
+			exported.within_budget &&
+			shareLink.within_budget
 	};
 	process.stdout.write(`${JSON.stringify(result, null, '\t')}\n`);
 } catch (error) {

@@ -129,6 +129,7 @@ test('a zipped scenario’s hook policy denies, runs its check, and the failure 
 	await expect(policyView).toContainText('runs grep -q verifyToken src/auth.ts');
 	await expect(policyView).toContainText(/sha256:[0-9a-f]{12}/);
 
+	await page.getByRole('tab', { name: 'Agent', exact: true }).click();
 	await chooseFakeModel(page);
 	const first = llm.requests.length;
 	llm.enqueue(

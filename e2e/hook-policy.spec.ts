@@ -139,6 +139,7 @@ test('a zipped scenario’s hook policy denies, runs its check, and the failure 
 			]
 		},
 		{ toolCalls: [write('call-secret', 'src/secrets/key.ts', 'export const key = 1;\n')] },
+		{ toolCalls: [{ id: 'call-read', name: 'read_file', arguments: { path: 'src/auth.ts' } }] },
 		{ toolCalls: [write('call-auth', 'src/auth.ts', 'export const sign = 2;\n')] },
 		{ toolCalls: [write('call-fixed', 'src/auth.ts', 'export const verifyToken = 1;\n')] },
 		{ text: 'The check passes now.' }
@@ -153,10 +154,10 @@ test('a zipped scenario’s hook policy denies, runs its check, and the failure 
 	const secret = JSON.parse(toolResult(llm.requests[first + 2], 'call-secret'));
 	expect(secret.code).toBe('protected_path');
 	expect(secret.message).toContain('Secrets are written by people only.');
-	const check = JSON.parse(toolResult(llm.requests[first + 3], 'call-auth'));
+	const check = JSON.parse(toolResult(llm.requests[first + 4], 'call-auth'));
 	expect(check.code).toBe('command_failed');
 	expect(check.message).toContain('grep -q verifyToken src/auth.ts');
-	expect(toolResult(llm.requests[first + 4], 'call-fixed')).not.toContain('"status":"error"');
+	expect(toolResult(llm.requests[first + 5], 'call-fixed')).not.toContain('"status":"error"');
 	await expect(
 		page.getByRole('tree', { name: 'Workspace files' }).getByRole('treeitem', { name: 'key.ts' })
 	).toHaveCount(0);

@@ -71,7 +71,10 @@ export class ChatRequestGuard {
 	}
 }
 
-async function readCapped(request: Request, maximumBytes: number): Promise<Uint8Array | null> {
+async function readCapped(
+	request: Request,
+	maximumBytes: number
+): Promise<Uint8Array<ArrayBuffer> | null> {
 	if (!request.body) return new Uint8Array();
 	const reader = request.body.getReader();
 	const chunks: Uint8Array[] = [];

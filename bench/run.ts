@@ -8,6 +8,7 @@ import { editorInteractiveFigures } from './editor-interactive.js';
 import { exportTenThousand, toolCallOverhead } from './agent-figures.js';
 import { fullSizes, runBench, verifyBudget } from './run-bench.js';
 import { shellTransactionOverhead } from './shell-transaction.js';
+import { shareLinkFigures } from './share-link-figures.js';
 
 const started = performance.now();
 const progress = (line: string) =>
@@ -33,6 +34,8 @@ try {
 		() => editorInteractiveFigures(),
 		progress
 	);
+	progress('share link of jwt-auth: size and open time');
+	const shareLink = await retryFigure('share link', () => shareLinkFigures(), progress);
 	const browserFigureSet = isFigureError(browser) ? {} : browser;
 	const verifyBrowser = browserFigureSet.chain_verify_browser as
 		{ verify_ms: number; verified_ok: boolean; events: number } | undefined;
@@ -70,6 +73,7 @@ try {
 		...core,
 		chain_verify_100k: chainVerify,
 		ledger_open: ledgerOpen,
+		share_link: shareLink,
 		ide: {
 			bundle,
 			browser_sandbox: isFigureError(browser) ? browser : sandbox,

@@ -25,6 +25,8 @@ import {
 	intentIgnorePath
 } from '../../hooks/pipeline/governance-state.js';
 import type { ApprovalAnswer } from '../../hooks/pipeline/ports.js';
+import { hookPolicyPath } from '../../hooks/policies/hook-policy-schema.js';
+import { formatHookPolicyError } from '../../hooks/policies/parse-hook-policy.js';
 import { parseReplayScript, type ReplayStep } from '../../hooks/replay/replay-script.js';
 import { DiskWorkspaceFiles } from '../../sandbox/local/disk-workspace-files.js';
 import { createLocalSandbox } from '../../sandbox/local/local-sandbox.js';
@@ -100,6 +102,11 @@ export async function replayCommand(
 	let failure: string | null = null;
 	let unmet = 0;
 	try {
+		// The same scenario hook policy as in the browser; a broken one fails closed, as there.
+		const hookPolicy = await readFile(join(workspace, hookPolicyPath), 'utf8').catch(() => null);
+		await pipeline.loadHookPolicy(hookPolicy);
+		for (const error of state.hookPolicy.errors)
+			output.err(`${join(workspace, hookPolicyPath)}:${formatHookPolicyError(error)}`);
 		if (previousEvents.length === 0) {
 			const { paths, links } = await listWorkspaceEntries(workspace);
 			await pipeline.recordWorkspaceSnapshot(paths, 'workspace', { links });

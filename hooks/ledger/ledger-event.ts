@@ -96,6 +96,20 @@ export type LedgerEventBody =
 			content: string;
 	  })
 	/**
+	 * The scenario's `.orchestration/hooks.yaml` was loaded or changed: which policy governs the
+	 * calls after it (`policy_hash` null when there is none; `ok` false when it is broken and failing closed).
+	 */
+	| (EventBase & {
+			type: 'hook-policy-load';
+			path: string;
+			/** `sha256:<hex>` of the file's text (named apart from the event's own chain `hash`). */
+			policy_hash: string | null;
+			ok: boolean;
+			rules: number;
+			errors?: string[];
+			by: 'workspace' | 'human';
+	  })
+	/**
 	 * The starting workspace: every file's `sha256:` hash (`.orchestration/` and `.git/` included),
 	 * so verify can tell recorded from unrecorded changes. `links`: symbolic links (path → target),
 	 * never followed. `texts`: the starting text of the `.orchestration/` files that derived files

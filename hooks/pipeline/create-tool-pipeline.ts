@@ -1,8 +1,10 @@
 import { intentMapHook } from '../post-hooks/intent-map-hook.js';
+import { hookPolicyRunHook } from '../post-hooks/hook-policy-run-hook.js';
 import { lessonHook } from '../post-hooks/lesson-hook.js';
 import { approvalPolicyHook } from '../pre-hooks/approval-policy-hook.js';
 import { commandPolicyHook } from '../pre-hooks/command-policy-hook.js';
 import { gatekeeperHook } from '../pre-hooks/gatekeeper-hook.js';
+import { hookPolicyHook } from '../pre-hooks/hook-policy-hook.js';
 import { intentLockHook } from '../pre-hooks/intent-lock-hook.js';
 import { protectedIntentHook } from '../pre-hooks/protected-intent-hook.js';
 import { protectedPathHook } from '../pre-hooks/protected-path-hook.js';
@@ -19,11 +21,12 @@ export const builtInPreHooks = [
 	scopeHook,
 	protectedIntentHook,
 	commandPolicyHook,
+	hookPolicyHook,
 	staleFileHook,
 	approvalPolicyHook
 ];
 
-export const builtInPostHooks = [intentMapHook, lessonHook];
+export const builtInPostHooks = [intentMapHook, hookPolicyRunHook, lessonHook];
 
 export function createBuiltInRegistry(): HookRegistry {
 	const registry = new HookRegistry();

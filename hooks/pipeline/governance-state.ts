@@ -2,6 +2,7 @@ import type { Intent, IntentsDocument } from '../intents/intent.js';
 import { parseIntents, type IntentsError } from '../intents/parse-intents.js';
 import { parseIntentIgnore } from '../intents/intent-ignore.js';
 import { compileScope, type ScopeMatcher } from '../scope/scope-matcher.js';
+import { HookPolicyState } from '../policies/hook-policy-state.js';
 import { createAgentSession, type AgentSession } from './agent-session.js';
 import type { ApprovalPolicy } from './approval-policy.js';
 
@@ -22,6 +23,8 @@ export class GovernanceState {
 	intentsErrors: IntentsError[] = [];
 	protectedIntentIds: Set<string>;
 	approvalPolicy: ApprovalPolicy;
+	/** The scenario's `.orchestration/hooks.yaml`; loaded through ToolPipeline.loadHookPolicy. */
+	readonly hookPolicy = new HookPolicyState();
 	readonly sessions = new Map<string, AgentSession>();
 	/** Intent id → sessions holding it. */
 	readonly locks = new Map<string, Set<string>>();

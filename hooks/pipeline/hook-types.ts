@@ -1,6 +1,7 @@
 import type { CommandClassification } from '../commands/classify-command.js';
 import type { ToolName, ToolRisk } from '../tools/tool-catalog.js';
-import type { SandboxFileSystem } from '../tools/sandbox-ports.js';
+import type { CommandRunner, SandboxFileSystem } from '../tools/sandbox-ports.js';
+import type { ToolError } from '../errors/tool-error.js';
 import type { LedgerEvent, LedgerEventDraft } from '../ledger/ledger-event.js';
 import type { AgentSession } from './agent-session.js';
 import type { Decision } from './decision.js';
@@ -63,6 +64,14 @@ export interface PostHookContext {
 	/** Recorded after the post-hooks, in one append with the call's finish event. */
 	emit(draft: LedgerEventDraft): void;
 	nowIso(): string;
+	/** For post-write checks (a scenario's `run` rules); never for changing files. */
+	runner: CommandRunner;
+	signal?: AbortSignal;
+	/**
+	 * The one way a post-hook affects the result: a post-write check that failed turns the call's
+	 * outcome into this ToolError (the write itself stays committed and recorded).
+	 */
+	fail(error: ToolError): void;
 }
 
 export interface PostHook {

@@ -45,6 +45,8 @@ import type {
 	Scheduler
 } from './ports.js';
 import { validateToolCall } from './validate-tool-call.js';
+import { hookPolicyPath } from '../policies/hook-policy-schema.js';
+import { formatHookPolicyError } from '../policies/parse-hook-policy.js';
 import { defaultHookTimeoutMs, runPreHooks } from './run-pre-hooks.js';
 import { summarizeInput } from './summarize-input.js';
 import type { ToolCall } from './tool-call.js';
@@ -129,6 +131,49 @@ export class ToolPipeline {
 		} finally {
 			release();
 		}
+	}
+
+	/**
+	 * Loads the scenario's `.orchestration/hooks.yaml` (`null`: none) and records which policy now
+	 * governs the session, with its hash, so a grader can tell. A broken policy fails closed.
+	 */
+	async loadHookPolicy(
+		text: string | null,
+		by: 'workspace' | 'human' = 'workspace'
+	): Promise<void> {
+		const release = await this.mutex.lock();
+		try {
+			const draft = await this.hookPolicyDraft(text, by);
+			// A reload of the same workspace is not a new policy: record only what changed.
+			const events = await this.options.ledger.events();
+			const last = events.findLast((event) => event.type === 'hook-policy-load');
+			const unchanged =
+				last?.type === 'hook-policy-load'
+					? last.policy_hash === draft.policy_hash
+					: draft.policy_hash === null;
+			if (!unchanged) await this.append([draft]);
+		} finally {
+			release();
+		}
+	}
+
+	private async hookPolicyDraft(
+		text: string | null,
+		by: 'workspace' | 'human'
+	): Promise<Extract<LedgerEventDraft, { type: 'hook-policy-load' }>> {
+		const policy = this.state.hookPolicy;
+		const loaded = policy.load(text);
+		policy.hash = text === null ? null : await contentHash(text);
+		return {
+			type: 'hook-policy-load',
+			session_id: 'workspace',
+			path: hookPolicyPath,
+			policy_hash: policy.hash,
+			ok: loaded.ok,
+			rules: policy.policy.rules.length,
+			...(loaded.ok ? {} : { errors: loaded.errors.map(formatHookPolicyError) }),
+			by
+		};
 	}
 
 	/**
@@ -331,6 +376,8 @@ export class ToolPipeline {
 			const record = await this.traceDraft(change, author);
 			const events = await this.commit([change], [record]);
 			this.followGovernanceFile(path, after);
+			if (path === hookPolicyPath)
+				events.push(...(await this.append([await this.hookPolicyDraft(textOf(after), 'human')])));
 			return events;
 		} finally {
 			release();
@@ -363,7 +410,13 @@ export class ToolPipeline {
 				drafts.push(await this.traceDraft(change, author));
 			}
 			const events = await this.append(drafts);
-			for (const change of changes) this.followGovernanceFile(change.path, change.after);
+			for (const change of changes) {
+				this.followGovernanceFile(change.path, change.after);
+				if (change.path === hookPolicyPath)
+					events.push(
+						...(await this.append([await this.hookPolicyDraft(textOf(change.after), 'human')]))
+					);
+			}
 			return events;
 		} finally {
 			release();
@@ -532,6 +585,7 @@ export class ToolPipeline {
 		}
 
 		const postDrafts: LedgerEventDraft[] = [];
+		let checkFailure: ToolError | null = null;
 		for (const hook of this.registry.postHooksFor(call.tool, targets)) {
 			try {
 				await this.withTimeout(
@@ -546,7 +600,12 @@ export class ToolPipeline {
 						callEvents: committed,
 						allEvents: () => this.options.ledger.events(),
 						emit: (draft) => postDrafts.push(draft),
-						nowIso: () => this.options.clock.nowIso()
+						nowIso: () => this.options.clock.nowIso(),
+						runner: this.options.runner,
+						signal,
+						fail: (error) => {
+							checkFailure ??= error;
+						}
 					})
 				);
 			} catch (error) {
@@ -561,6 +620,9 @@ export class ToolPipeline {
 				});
 			}
 		}
+		// A failed post-write check (a scenario `run` rule) goes back to the agent as its ToolError.
+		if (checkFailure && outcome.ok)
+			outcome = { ok: false, error: checkFailure, changes: outcome.changes };
 		postDrafts.push(this.finishDraft(call, session, outcome));
 		await this.append(postDrafts);
 		return outcome;
@@ -774,4 +836,8 @@ function executorFailure(tool: string, error: unknown): ToolError {
 		`${tool} failed unexpectedly: ${message}`,
 		'Retry once; if it fails again, tell the human.'
 	);
+}
+
+function textOf(content: Uint8Array | null): string | null {
+	return content === null ? null : new TextDecoder().decode(content);
 }

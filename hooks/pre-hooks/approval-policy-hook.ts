@@ -1,5 +1,7 @@
 import { ask, allow, skip, type Decision } from '../pipeline/decision.js';
 import type { PreHook, PreHookContext } from '../pipeline/hook-types.js';
+import { policyWaivesApproval } from '../policies/policy-decision.js';
+import { policySubjectOf } from '../policies/policy-subject.js';
 
 const governanceTools = new Set(['request_scope_expansion']);
 
@@ -26,6 +28,9 @@ export const approvalPolicyHook: PreHook = {
 		if (reasons === null) return skip;
 		const intentId = session.activeIntentId ?? undefined;
 		if (intentId && session.approvedIntents.has(intentId)) return allow;
+		// A scenario `allow` rule waives this question only (see policyWaivesApproval).
+		if (policyWaivesApproval(state.hookPolicy, policySubjectOf(call, session, context.targets)))
+			return allow;
 		return ask({ hook: 'approval-policy', intentId, reasons });
 	}
 };

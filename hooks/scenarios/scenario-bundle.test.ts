@@ -192,6 +192,27 @@ describe('validateScenarioBundle: governance files and demo', () => {
 		]);
 	});
 
+	it('reports a broken hook policy with line:column and accepts a valid one', () => {
+		expect(
+			errorsOf(
+				withFiles({
+					'.orchestration/hooks.yaml': text(
+						'rules:\n  - match: { tools: [write_to_file] }\n    action: block\n'
+					)
+				})
+			)[0]
+		).toMatch(/^files\/\.orchestration\/hooks\.yaml:3:13 rules\[0\]\.action/);
+		expect(
+			validateScenarioBundle(
+				withFiles({
+					'.orchestration/hooks.yaml': text(
+						'rules:\n  - match: { paths: ["src/**"] }\n    action: run\n    run: "test -f src/a.ts"\n'
+					)
+				})
+			).ok
+		).toBe(true);
+	});
+
 	it('reports demo problems with line:column in demo.yaml', () => {
 		const bundle = sampleBundle();
 		expect(errorsOf({ ...bundle, demo: 'steps:\n  - call: [oops\n' })[0]).toMatch(

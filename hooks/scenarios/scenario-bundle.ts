@@ -1,5 +1,7 @@
 import { parseIntents } from '../intents/parse-intents.js';
 import { activeIntentsPath, intentIgnorePath } from '../pipeline/governance-state.js';
+import { hookPolicyPath } from '../policies/hook-policy-schema.js';
+import { parseHookPolicy } from '../policies/parse-hook-policy.js';
 import { normalizeWorkspacePath } from '../paths/normalize-path.js';
 import {
 	isValidBase64,
@@ -255,13 +257,15 @@ function checkGovernanceFiles(files: Map<string, ScenarioFile>): ScenarioProblem
 			message: error.message
 		}));
 	}
+	const policyProblems = checkHookPolicy(files);
 	const ignore = files.get(intentIgnorePath);
-	if (!ignore) return [];
+	if (!ignore) return policyProblems;
 	const ignoreText = scenarioFileText(ignore);
 	const ignoreFile = `${filesFolderName}/${intentIgnorePath}`;
-	if (ignoreText === null) return [{ file: ignoreFile, message: 'is not a text file' }];
+	if (ignoreText === null)
+		return [...policyProblems, { file: ignoreFile, message: 'is not a text file' }];
 	const known = new Set(parsed.document.intents.map((intent) => intent.id));
-	const problems: ScenarioProblem[] = [];
+	const problems: ScenarioProblem[] = [...policyProblems];
 	// Read line by line (not with parseIntentIgnore) to say where each unknown id is.
 	ignoreText
 		.replace(/^\ufeff/, '')
@@ -279,6 +283,23 @@ function checkGovernanceFiles(files: Map<string, ScenarioFile>): ScenarioProblem
 			});
 		});
 	return problems;
+}
+
+/** A scenario's `.orchestration/hooks.yaml` must parse: a broken one would block every agent write. */
+function checkHookPolicy(files: Map<string, ScenarioFile>): ScenarioProblem[] {
+	const policy = files.get(hookPolicyPath);
+	if (!policy) return [];
+	const file = `${filesFolderName}/${hookPolicyPath}`;
+	const text = scenarioFileText(policy);
+	if (text === null) return [{ file, message: 'is not a text file' }];
+	const parsed = parseHookPolicy(text);
+	if (parsed.ok) return [];
+	return parsed.errors.map((error) => ({
+		file,
+		line: error.line,
+		column: error.column,
+		message: error.message
+	}));
 }
 
 function limitProblems(problems: ScenarioProblem[]): ScenarioProblem[] {

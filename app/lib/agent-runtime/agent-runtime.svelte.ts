@@ -14,6 +14,7 @@ import {
 	intentIgnorePath
 } from '../../../hooks/pipeline/governance-state.js';
 import type { ToolPipeline } from '../../../hooks/pipeline/tool-pipeline.js';
+import { hookPolicyPath } from '../../../hooks/policies/hook-policy-schema.js';
 import type {
 	SandboxCapabilities,
 	SandboxFileSystem,
@@ -178,6 +179,10 @@ export class AgentRuntime {
 			const paths = [...options.snapshot().keys()];
 			await runtime.pipeline.recordWorkspaceSnapshot(paths);
 		}
+		// The scenario's hook policy governs from the first call; its hash goes into the ledger.
+		const hookPolicy = await readText(options.fs, hookPolicyPath);
+		if (options.ledger.writable) await runtime.pipeline.loadHookPolicy(hookPolicy);
+		else state.hookPolicy.load(hookPolicy);
 		await runtime.resumeAfterReload();
 		return { runtime };
 	}

@@ -47,7 +47,8 @@ export function createAgentChatTransport<Message extends UIMessage = UIMessage>(
 	const server = createServerChatTransport<Message>({
 		systemPrompt: options.systemPrompt,
 		api: options.serverApi,
-		fetch: options.fetch
+		fetch: options.fetch,
+		passphrase: classPassphrase
 	});
 	return {
 		sendMessages: (request) =>
@@ -56,4 +57,17 @@ export function createAgentChatTransport<Message extends UIMessage = UIMessage>(
 				: browser.sendMessages(request),
 		reconnectToStream: async (): Promise<ReadableStream<UIMessageChunk> | null> => null
 	};
+}
+
+const passphraseStorageKey = 'threadline-chat-passphrase';
+
+/** The class passphrase for `/api/chat`, remembered in this browser once the person gave it. */
+function classPassphrase({ ask }: { ask: boolean }): string | null {
+	const storage = globalThis.localStorage;
+	if (!ask) return storage?.getItem(passphraseStorageKey) ?? null;
+	if (typeof globalThis.prompt !== 'function') return null;
+	const given = globalThis.prompt('This class server needs the class passphrase:')?.trim();
+	if (!given) return null;
+	storage?.setItem(passphraseStorageKey, given);
+	return given;
 }

@@ -2,6 +2,7 @@ import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { simulateReadableStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { ChatRequestGuard } from './chat-request-guard.js';
 import { handleChatRequest, type ServerEnvironment } from './server-chat-handler.js';
 import { createServerChatTransport, type ServerChatRequestBody } from './server-chat-transport.js';
 
@@ -81,6 +82,46 @@ describe('createServerChatTransport', () => {
 			['chat-7', 'prompt 1', 'submit-message', 1],
 			['chat-7', 'prompt 2', 'submit-message', 1]
 		]);
+	});
+
+	it('asks for the class passphrase once on 401, then sends it through the guard', async () => {
+		const bodies: ServerChatRequestBody[] = [];
+		const guard = new ChatRequestGuard();
+		const environment = { ...configured, THREADLINE_CHAT_PASSPHRASE: 'blue whale' };
+		const inner = routeFetch(environment, bodies);
+		const asked: boolean[] = [];
+		let remembered: string | null = null;
+		const transport = createServerChatTransport({
+			systemPrompt: () => 'prompt',
+			fetch: async (input, init) => {
+				const request = new Request(new URL(String(input), 'http://127.0.0.1'), init);
+				const admitted = await guard.admit(request, 'client', environment);
+				return admitted.ok
+					? inner(admitted.request.url, {
+							method: 'POST',
+							headers: admitted.request.headers,
+							body: await admitted.request.text()
+						})
+					: admitted.response;
+			},
+			passphrase: ({ ask }) => {
+				asked.push(ask);
+				if (ask) remembered = 'blue whale';
+				return remembered;
+			}
+		});
+		const chunks = await readAll(
+			await transport.sendMessages({
+				trigger: 'submit-message',
+				chatId: 'chat-8',
+				messageId: undefined,
+				messages,
+				abortSignal: undefined
+			})
+		);
+		expect(chunks.some((chunk) => chunk.type === 'text-delta')).toBe(true);
+		expect(asked).toEqual([false, true]);
+		expect(bodies).toHaveLength(1);
 	});
 
 	it('turns the route’s refusal into an error that reads as a sentence', async () => {

@@ -17,6 +17,11 @@ export interface ServerChatTransportOptions {
 	systemPrompt: () => string;
 	api?: string;
 	fetch?: typeof globalThis.fetch;
+	/**
+	 * The class passphrase (`x-threadline-passphrase`) when the server asks for one (401): the
+	 * remembered one, or `ask: true` to ask the person; `null` when there is none to send.
+	 */
+	passphrase?: (options: { ask: boolean }) => string | null;
 }
 
 /**
@@ -32,8 +37,22 @@ export function createServerChatTransport<Message extends UIMessage = UIMessage>
 		api: options.api ?? serverChatApi,
 		fetch: async (input, init) => {
 			let response: Response;
+			const withPassphrase = (passphrase: string | null): RequestInit | undefined => {
+				if (!passphrase) return init;
+				const headers = new Headers(init?.headers);
+				headers.set('x-threadline-passphrase', passphrase);
+				return { ...init, headers };
+			};
 			try {
-				response = await baseFetch(input, init);
+				response = await baseFetch(
+					input,
+					withPassphrase(options.passphrase?.({ ask: false }) ?? null)
+				);
+				// A class server with a passphrase: ask once, then retry with it.
+				if (response.status === 401 && options.passphrase) {
+					const given = options.passphrase({ ask: true });
+					if (given) response = await baseFetch(input, withPassphrase(given));
+				}
 			} catch (error) {
 				if ((error as { name?: unknown })?.name === 'AbortError') throw error;
 				throw new Error(

@@ -27,6 +27,7 @@ export const ledgerEventTypeLabels: Record<LedgerEventType, string> = {
 	'hook-error': 'Hook error',
 	// issue 7 (verify): every system rewrite of active_intents.yaml is its own ledger event.
 	'governance-file-write': 'Governance file written',
+	'hook-policy-load': 'Hook policy loaded',
 	'workspace-snapshot': 'Workspace snapshot'
 };
 

@@ -21,6 +21,7 @@ import { linkLedgerToTabs } from '../ledger/ledger-tab-link.js';
 import { TabCoordination } from '../ledger/tab-coordination.js';
 import { Workspace } from '../workspace/workspace.svelte.js';
 import { downloadBytes } from '../workspace/file-transfer.js';
+import { sharedScenario } from '../share/shared-scenario.js';
 import { bundleFileBytes, resolveScenario, type ResolvedScenario } from './resolve-scenario.js';
 import { zipWorkspace } from './workspace-zip.js';
 import type { ReadImport } from './imported-export.js';
@@ -86,10 +87,12 @@ export class IdeSession {
 	async start(): Promise<void> {
 		try {
 			this.step = 'Loading the scenario…';
-			const scenario = await resolveScenario(
-				this.request.scenario,
-				this.request.fetcher ?? fetch.bind(globalThis)
-			);
+			const scenario =
+				(await sharedScenario(globalThis.location?.hash ?? '')) ??
+				(await resolveScenario(
+					this.request.scenario,
+					this.request.fetcher ?? fetch.bind(globalThis)
+				));
 			this.scenario = scenario;
 			this.step = 'Opening the saved workspace…';
 			// One writer per scenario across tabs: a second tab is told and stays read-only.
@@ -180,6 +183,11 @@ export class IdeSession {
 		};
 		await this.replaceFiles(imported.files, { events: imported.events, record });
 		this.notice = skipped ? `Some entries of ${file.name} were skipped${skipped}.` : null;
+	}
+
+	/** The workspace's files as they are now (for "Export scenario"). */
+	workspaceFiles(): Iterable<[string, Uint8Array]> {
+		return this.store ? this.store.snapshot() : [];
 	}
 
 	exportZip(): void {
@@ -357,5 +365,7 @@ export class IdeSession {
 type LedgerLike = Parameters<IndexedDbLedger['restoreHistory']>[1][number];
 
 function workspaceDatabaseName(scenario: ResolvedScenario): string {
+	if (scenario.source.startsWith('share:'))
+		return `threadline-workspace-${scenario.id}-${scenario.source.slice('share:'.length)}`;
 	return `threadline-workspace-${scenario.trusted ? scenario.id : `remote-${scenario.id}`}`;
 }

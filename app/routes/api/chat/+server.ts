@@ -1,10 +1,19 @@
 import { env } from '$env/dynamic/private';
+import { ChatRequestGuard } from '$lib/agent/chat-request-guard.js';
 import { handleChatRequest } from '$lib/agent/server-chat-handler.js';
 import type { RequestHandler } from './$types';
+
+/** One per server process: the rate limit counts every request this process answers. */
+const guard = new ChatRequestGuard();
 
 /**
  * The "Server" provider: the model is called from here with the key in the server's environment
  * (THREADLINE_PROVIDER, THREADLINE_MODEL, the provider's key variable), so it never reaches the
  * page. The page sends the conversation and the system prompt it built from its governance state.
+ * A class passphrase, a size cap and a per-client rate limit protect the key (chat-request-guard).
  */
-export const POST: RequestHandler = ({ request }) => handleChatRequest(request, env);
+export const POST: RequestHandler = async ({ request, getClientAddress }) => {
+	const admitted = await guard.admit(request, getClientAddress(), env);
+	if (!admitted.ok) return admitted.response;
+	return handleChatRequest(admitted.request, env);
+};

@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { unzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { readScenarioZip } from '../../../hooks/scenarios/scenario-zip.js';
+import { exportScenarioZip, type ScenarioDraft } from './scenario-export.js';
+
+const run = promisify(execFile);
+const encode = (text: string) => new TextEncoder().encode(text);
+
+const draft: ScenarioDraft = {
+	id: 'token-checks',
+	title: 'Token checks',
+	summary: 'Add verifyToken under a hook policy.',
+	brief: '# Token checks\n\nAdd `verifyToken`.\n',
+	suggestedPrompts: ['Add verifyToken to src/auth.ts.', '  '],
+	approvalPolicy: 'never',
+	sandboxNeeds: 'any',
+	sandboxNote: ''
+};
+
+const files = new Map<string, Uint8Array>([
+	[
+		'.orchestration/active_intents.yaml',
+		encode(
+			'active_intents:\n  - id: INT-001\n    name: Tokens\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n  - id: INT-002\n    name: Docs\n    status: IN_PROGRESS\n    owned_scope: ["docs/**"]\n'
+		)
+	],
+	[
+		'.orchestration/hooks.yaml',
+		encode(
+			'rules:\n  - match: { paths: ["src/**/*.ts"] }\n    action: run\n    run: "grep -q verifyToken src/auth.ts"\n'
+		)
+	],
+	['.orchestration/audit.jsonl', encode('{"seq":1}\n')],
+	['.orchestration/AGENT.md', encode('# notes\n')],
+	['src/auth.ts', encode('export const sign = 1;\n')]
+]);
+
+describe('exportScenarioZip', () => {
+	it('writes a scenario folder that the remote-scenario reader loads, without the learner’s ledger', () => {
+		const exported = exportScenarioZip({ draft, files });
+		expect(exported.ok).toBe(true);
+		if (!exported.ok) return;
+		expect(exported.fileName).toBe('token-checks.zip');
+		const names = Object.keys(unzipSync(exported.zip)).sort();
+		expect(names).toEqual([
+			'token-checks/files/.orchestration/active_intents.yaml',
+			'token-checks/files/.orchestration/hooks.yaml',
+			'token-checks/files/src/auth.ts',
+			'token-checks/scenario.yaml'
+		]);
+		const { bundle, problems } = readScenarioZip(exported.zip);
+		expect(problems).toEqual([]);
+		expect(bundle?.manifest).toMatchObject({
+			id: 'token-checks',
+			approval_policy: 'never',
+			suggested_prompts: ['Add verifyToken to src/auth.ts.']
+		});
+	});
+
+	it('names the field of each problem and exports nothing', () => {
+		const exported = exportScenarioZip({
+			draft: { ...draft, id: 'Token Checks', title: ' ' },
+			files
+		});
+		expect(exported.ok).toBe(false);
+		if (exported.ok) return;
+		expect(exported.problems.map((problem) => problem.field)).toEqual(['id', 'title']);
+	});
+
+	it('refuses a broken hook policy with its line:column', () => {
+		const broken = new Map(files);
+		broken.set(
+			'.orchestration/hooks.yaml',
+			encode('rules:\n  - match: { paths: [x] }\n    action: nope\n')
+		);
+		const exported = exportScenarioZip({ draft, files: broken });
+		expect(exported.ok).toBe(false);
+		if (!exported.ok)
+			expect(exported.problems[0]?.field).toBe('files/.orchestration/hooks.yaml:3:13');
+	});
+
+	it('is accepted by threadline validate once unpacked into public/scenarios/ form', async () => {
+		const exported = exportScenarioZip({ draft, files });
+		if (!exported.ok) throw new Error('export failed');
+		const folder = await mkdtemp(join(tmpdir(), 'threadline-export-'));
+		try {
+			for (const [name, bytes] of Object.entries(unzipSync(exported.zip))) {
+				await mkdir(dirname(join(folder, name)), { recursive: true });
+				await writeFile(join(folder, name), bytes);
+			}
+			const result = await run(process.execPath, [
+				join(import.meta.dirname, '../../../bin/threadline.js'),
+				'validate',
+				join(folder, 'token-checks')
+			]);
+			expect(result.stdout + result.stderr).not.toMatch(/error/i);
+		} finally {
+			await rm(folder, { recursive: true, force: true });
+		}
+	}, 60_000);
+});

@@ -1,0 +1,136 @@
+import { stringify } from 'yaml';
+import { zipEntries } from '../../../hooks/ledger/read-export.js';
+import { hookPolicyPath } from '../../../hooks/policies/hook-policy-schema.js';
+import { activeIntentsPath } from '../../../hooks/pipeline/governance-state.js';
+import type { ScenarioProblem } from '../../../hooks/scenarios/scenario-problem.js';
+import { scenarioManifestSchema } from '../../../hooks/scenarios/scenario-schema.js';
+import { readScenarioZip } from '../../../hooks/scenarios/scenario-zip.js';
+
+/** What the author edits about a scenario besides its files. */
+export interface ScenarioDraft {
+	id: string;
+	title: string;
+	summary: string;
+	brief: string;
+	/** One prompt per entry. */
+	suggestedPrompts: string[];
+	approvalPolicy: 'always' | 'destructive' | 'never';
+	sandboxNeeds: 'any' | 'webcontainer';
+	sandboxNote: string;
+}
+
+/** A problem of one draft field (by its manifest key) or of one file (with line:column). */
+export interface AuthoringProblem {
+	field: string;
+	message: string;
+}
+
+/**
+ * Only the instructor-written governance files of `.orchestration/` belong to a scenario; the
+ * ledger, the trace and derived notes are the learner's, made fresh in every workspace.
+ */
+const scenarioGovernanceFiles = new Set([activeIntentsPath, hookPolicyPath]);
+
+export function scenarioFilesOf(files: Iterable<[string, Uint8Array]>): Map<string, Uint8Array> {
+	const kept = new Map<string, Uint8Array>();
+	for (const [path, bytes] of files) {
+		if (path.startsWith('.orchestration/') && !scenarioGovernanceFiles.has(path)) continue;
+		if (path === '.git' || path.startsWith('.git/') || path.startsWith('node_modules/')) continue;
+		kept.set(path, bytes);
+	}
+	return kept;
+}
+
+export function manifestOf(draft: ScenarioDraft): Record<string, unknown> {
+	const sandbox: Record<string, unknown> = { needs: draft.sandboxNeeds };
+	if (draft.sandboxNote.trim()) sandbox.note = draft.sandboxNote.trim();
+	return {
+		id: draft.id,
+		title: draft.title,
+		summary: draft.summary,
+		approval_policy: draft.approvalPolicy,
+		sandbox,
+		suggested_prompts: draft.suggestedPrompts.map((prompt) => prompt.trim()).filter(Boolean),
+		brief: draft.brief
+	};
+}
+
+/** The draft's problems by field, as the manifest schema words them. */
+export function draftProblems(draft: ScenarioDraft): AuthoringProblem[] {
+	const checked = scenarioManifestSchema.safeParse(manifestOf(draft));
+	if (checked.success) return [];
+	return checked.error.issues.map((issue) => ({
+		field: issue.path.map(String).join('.') || 'scenario',
+		message: issue.message
+	}));
+}
+
+/**
+ * The scenario as a zip of its folder (`<id>/scenario.yaml`, `<id>/files/**`, `<id>/demo.yaml`):
+ * what `public/scenarios/` holds, `threadline validate` checks and `/?scenario=<url>` loads. It is
+ * read back with the same reader remote zips go through, so what is offered for download is
+ * known to load.
+ */
+export function exportScenarioZip(options: {
+	draft: ScenarioDraft;
+	files: Iterable<[string, Uint8Array]>;
+	demo?: string | null;
+}): { ok: true; zip: Uint8Array; fileName: string } | { ok: false; problems: AuthoringProblem[] } {
+	const fieldProblems = draftProblems(options.draft);
+	if (fieldProblems.length > 0) return { ok: false, problems: fieldProblems };
+	const folder = options.draft.id;
+	const encoder = new TextEncoder();
+	const entries = new Map<string, Uint8Array>();
+	entries.set(
+		`${folder}/scenario.yaml`,
+		encoder.encode(stringify(manifestOf(options.draft), { lineWidth: 100 }))
+	);
+	for (const [path, bytes] of scenarioFilesOf(options.files))
+		entries.set(`${folder}/files/${path}`, bytes);
+	if (options.demo) entries.set(`${folder}/demo.yaml`, encoder.encode(options.demo));
+	const zip = zipEntries(entries);
+	const readBack = readScenarioZip(zip);
+	if (!readBack.bundle) return { ok: false, problems: readBack.problems.map(problemOf) };
+	return { ok: true, zip, fileName: `${folder}.zip` };
+}
+
+function problemOf(problem: ScenarioProblem): AuthoringProblem {
+	const where = problem.line ? `:${problem.line}:${problem.column ?? 1}` : '';
+	return { field: `${problem.file}${where}`, message: problem.message };
+}
+
+/** "Edit scenario" starts from the current manifest; "New scenario" from a blank one. */
+export function draftFromManifest(
+	manifest: {
+		id: string;
+		title: string;
+		summary: string;
+		brief: string;
+		suggested_prompts: string[];
+		approval_policy: ScenarioDraft['approvalPolicy'];
+		sandbox: { needs: ScenarioDraft['sandboxNeeds']; note?: string };
+	} | null
+): ScenarioDraft {
+	if (!manifest) {
+		return {
+			id: 'my-scenario',
+			title: 'My scenario',
+			summary: 'What the learner does, in one sentence.',
+			brief: '# My scenario\n\nWhat to try, and what the hooks should block.\n',
+			suggestedPrompts: [],
+			approvalPolicy: 'destructive',
+			sandboxNeeds: 'any',
+			sandboxNote: ''
+		};
+	}
+	return {
+		id: manifest.id,
+		title: manifest.title,
+		summary: manifest.summary,
+		brief: manifest.brief,
+		suggestedPrompts: [...manifest.suggested_prompts],
+		approvalPolicy: manifest.approval_policy,
+		sandboxNeeds: manifest.sandbox.needs,
+		sandboxNote: manifest.sandbox.note ?? ''
+	};
+}

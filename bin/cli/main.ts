@@ -1,3 +1,4 @@
+import { classCommand } from './class-command.js';
 import { replayCommand } from './replay-command.js';
 import { reportCommand } from './report-command.js';
 import { UsageError } from './usage-error.js';
@@ -13,6 +14,10 @@ Usage:
   threadline verify <dir|zip> [--json]
       Check the ledger's hash chains, the Agent Trace records and the files' content hashes.
       Exit 0 when everything holds, 1 naming the first failing record.
+      --witness-key <base64|url>  also check the class server's signed receipts in the ledger
+      --witness <url> --token <instructor token> [--ledger <id>]  also compare with the server's copy
+  threadline class init
+      Print a new class code and instructor token for class mode (npm start).
   threadline report <dir|zip> [--format md|csv|json]
       Per intent: files, lines, refactor vs evolution, blocked calls, approvals, lessons.
       A folder of several exports gives one CSV row each.
@@ -40,6 +45,8 @@ export async function main(argv: string[], output: Output = defaultOutput): Prom
 				return await reportCommand(rest, output);
 			case 'validate':
 				return await validateCommand(rest, output);
+			case 'class':
+				return classCommand(rest, output);
 			case undefined:
 			case '-h':
 			case '--help':

@@ -72,7 +72,16 @@ export type LedgerEventBody =
 			message: string;
 	  })
 	/** The starting workspace: every file's `sha256:` hash, so verify can tell recorded from unrecorded changes. */
-	| (EventBase & { type: 'workspace-snapshot'; files: Record<string, string> });
+	| (EventBase & { type: 'workspace-snapshot'; files: Record<string, string> })
+	/**
+	 * The class server's signed receipt for this ledger's head at `receipt.seq` (issue 13): Ed25519
+	 * over the canonical JSON of `receipt`, checked by `threadline verify --witness-key`.
+	 */
+	| (EventBase & {
+			type: 'witness-receipt';
+			receipt: { ledger: string; seq: number; head_hash: string; received_at: string };
+			signature: string;
+	  });
 
 export type LedgerEventType = LedgerEventBody['type'];
 

@@ -24,7 +24,8 @@ export const ledgerEventTypeLabels: Record<LedgerEventType, string> = {
 	'scope-expand': 'Scope expanded',
 	'lesson-record': 'Lesson recorded',
 	'hook-error': 'Hook error',
-	'workspace-snapshot': 'Workspace snapshot'
+	'workspace-snapshot': 'Workspace snapshot',
+	'witness-receipt': 'Witnessed by the class server'
 };
 
 export const ledgerEventTypes = Object.keys(ledgerEventTypeLabels) as LedgerEventType[];
@@ -537,6 +538,9 @@ function rowOf(
 			row.detail = `${count.toLocaleString('en')} file${count === 1 ? '' : 's'}`;
 			break;
 		}
+		case 'witness-receipt':
+			row.detail = `up to seq ${event.receipt.seq} at ${event.receipt.received_at}`;
+			break;
 	}
 	return row;
 }

@@ -120,7 +120,6 @@ function rewrite(
 			];
 			break;
 		case 'replay':
-			firstChanged = 1;
 			bodies = [
 				{ type: 'workspace-snapshot', session_id: 'replayed', note: 'clean history' },
 				...change.bodies,

@@ -23,7 +23,7 @@ let witnessed: LedgerEvent[];
 let workspace: string;
 const ledger = 'ledger-cli-witness';
 
-async function rechain(events: readonly Record<string, unknown>[]): Promise<LedgerEvent[]> {
+async function rechain(events: readonly object[]): Promise<LedgerEvent[]> {
 	let previous = genesisHash;
 	const out: LedgerEvent[] = [];
 	for (const [index, event] of events.entries()) {

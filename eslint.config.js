@@ -76,7 +76,7 @@ const nodeBuiltins = builtinModules.filter(
 );
 
 // server/ is the class server's Node-only code (database, signing key, tokens): it must never
-// reach a client bundle. Only SvelteKit endpoints (app/routes/api/**/+server.ts), server.js, bin/
+// reach a client bundle. Only SvelteKit endpoints (app/routes/api/**/+server.ts), app/hooks.server.ts, server.js, bin/
 // and tests may import it; everything else sees this pattern.
 const serverOnlyPattern = {
 	regex: '^(\\.{1,2}/)+server(/|$)',
@@ -249,7 +249,7 @@ export default defineConfig([
 	{
 		// app/ is client code except its endpoints: only those may reach server/.
 		files: ['app/**', 'vite-plugins/**'],
-		ignores: ['app/routes/api/**/+server.ts', ...testFiles],
+		ignores: ['app/routes/api/**/+server.ts', 'app/hooks.server.ts', ...testFiles],
 		rules: {
 			'no-restricted-imports': ['error', { patterns: [serverOnlyPattern] }]
 		}

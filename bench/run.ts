@@ -2,6 +2,7 @@
 // The IDE figures need the production build, which the npm script makes first.
 import { browserSandboxFigures } from './browser-figures.js';
 import { bundleReport } from './bundle-report.js';
+import { classWitnessLoadFigures } from './class-witness-load.js';
 import { editorInteractiveFigures } from './editor-interactive.js';
 import { exportTenThousand, toolCallOverhead } from './agent-figures.js';
 import { fullSizes, runBench } from './run-bench.js';
@@ -21,6 +22,7 @@ try {
 	const browserSandbox = await browserSandboxFigures();
 	progress('editor interactive after navigation (Playwright, production server)');
 	const editor = await editorInteractiveFigures();
+	const classServer = await classWitnessLoadFigures(progress);
 	const browserWithin = Object.values(browserSandbox).every(
 		(figure) =>
 			typeof figure !== 'object' ||
@@ -31,13 +33,15 @@ try {
 		...core,
 		ide: { bundle, browser_sandbox: browserSandbox, editor_interactive: editor },
 		agent: { tool_call_overhead: toolCall, export_10k_records: exported },
+		class_server: classServer,
 		all_within_budget:
 			core.all_within_budget &&
 			bundle.within_budget &&
 			browserWithin &&
 			editor.within_budget &&
 			toolCall.within_budget &&
-			exported.within_budget
+			exported.within_budget &&
+			classServer.within_budget
 	};
 	process.stdout.write(`${JSON.stringify(result, null, '\t')}\n`);
 } catch (error) {

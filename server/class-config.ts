@@ -94,7 +94,15 @@ export function classConfigFromEnvironment(environment: Environment): ClassConfi
 			learnerRatePerSecond: learnerRate,
 			learnerBurst: Math.max(defaultClassLimits.learnerBurst, learnerRate * 4),
 			classRatePerSecond: classRate,
-			classBurst: Math.max(defaultClassLimits.classBurst, classRate * 2)
+			classBurst: Math.max(defaultClassLimits.classBurst, classRate * 2),
+			addressRatePerSecond: number(
+				'THREADLINE_CLASS_ADDRESS_RATE',
+				defaultClassLimits.addressRatePerSecond
+			),
+			addressBurst: Math.max(
+				defaultClassLimits.addressBurst,
+				number('THREADLINE_CLASS_ADDRESS_RATE', defaultClassLimits.addressRatePerSecond) * 30
+			)
 		}
 	};
 }

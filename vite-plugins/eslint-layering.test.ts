@@ -227,6 +227,7 @@ describe('server/ stays out of client code', () => {
 	it.each([
 		['app/routes/api/class/key/+server.ts', '../../../../../server/class-runtime.js'],
 		['app/routes/api/chat/+server.ts', '../../../../server/class-runtime.js'],
+		['app/hooks.server.ts', '../server/class-runtime.js'],
 		['bin/cli/x.ts', '../../server/witness/receipt.js'],
 		['app/lib/class/x.test.ts', '../../../server/class-service.js'],
 		['server/x.ts', './storage/class-store.js']

@@ -96,6 +96,7 @@ async function runLoad(
 			const url = urls[index % urls.length] as string;
 			const response = await fetch(`${url}/api/class/join`, {
 				method: 'POST',
+				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({ code: classCode, name: `Learner ${index + 1}` })
 			});
 			const { token } = (await response.json()) as { token: string };

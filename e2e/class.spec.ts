@@ -69,6 +69,8 @@ async function stopClassServer(): Promise<void> {
 }
 
 test.beforeAll(async () => {
+	// The embedded database's first open runs initdb (PGlite): seconds, more on a busy machine.
+	test.setTimeout(180_000);
 	dataDirectory = mkdtempSync(join(tmpdir(), 'threadline-e2e-class-'));
 	port = await freePort();
 	await startClassServer();
@@ -142,7 +144,7 @@ async function verifyZip(path: string) {
 test('two learners are witnessed, survive a server outage, and a tampered export is caught', async ({
 	browser
 }, testInfo) => {
-	test.setTimeout(360_000);
+	test.setTimeout(480_000);
 	const ada = await learnerPage(browser, 'Ada');
 	const grace = await learnerPage(browser, 'Grace');
 	const status = (page: Page) => page.getByTestId('class-status');

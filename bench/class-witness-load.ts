@@ -27,6 +27,11 @@ export interface ClassLoadFigures {
 	receipts: number;
 	receipt_latency_ms: TimingSummary | null;
 	failed_requests: number;
+	/** Why requests failed: HTTP status or the fetch error, with counts. */
+	failures_by_reason: Record<string, number>;
+	/** Commits not sent before the bound (the server was too slow to keep up). */
+	unsent_commits: number;
+	/** Receipted events the server does not hold, plus seqs stored twice or out of order. */
 	lost_or_duplicated_events: number;
 	budget?: { receipt_p99_ms: number };
 	within_budget?: boolean;
@@ -108,6 +113,11 @@ async function runLoad(
 	);
 	const latencies: number[] = [];
 	let failed = 0;
+	const reasons: Record<string, number> = {};
+	const fail = (reason: string) => {
+		failed++;
+		reasons[reason] = (reasons[reason] ?? 0) + 1;
+	};
 	const sent = new Map<string, number>();
 	const started = performance.now();
 	await Promise.all(
@@ -132,14 +142,16 @@ async function runLoad(
 					const body = (await response.json()) as { receipt?: { seq: number } };
 					if (response.ok && body.receipt?.seq === batch.at(-1)?.seq) {
 						latencies.push(performance.now() - begin);
-						sent.set(person.ledger, body.receipt.seq);
+						sent.set(person.ledger, batch.at(-1)?.seq ?? 0);
 					} else {
-						failed++;
+						fail(String(response.status));
 						// Resend this commit next time round rather than leave a gap.
 						commit--;
 					}
-				} catch {
-					failed++;
+				} catch (error) {
+					fail(
+						(error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message
+					);
 					commit--;
 				}
 				if (performance.now() - started > (seconds + 60) * 1000) break;
@@ -151,10 +163,24 @@ async function runLoad(
 			headers: { authorization: `Bearer ${instructorToken}` }
 		})
 	).json()) as { ledgers: { ledger: string; head_seq: number }[] };
-	let mismatched = 0;
+	let lost = 0;
+	let unsent = 0;
 	for (const person of people) {
 		const stored = listing.ledgers.find((entry) => entry.ledger === person.ledger)?.head_seq ?? 0;
-		if (stored !== commits * eventsPerCommit || sent.get(person.ledger) !== stored) mismatched++;
+		const acknowledged = sent.get(person.ledger) ?? 0;
+		lost += Math.max(0, acknowledged - stored);
+		unsent += Math.ceil((commits * eventsPerCommit - acknowledged) / eventsPerCommit);
+	}
+	// The stored copies themselves: every seq once, in order (a sample of 20 ledgers).
+	for (const person of people.slice(0, 20)) {
+		const copy = (await (
+			await fetch(`${urls[0]}/api/class/ledgers/${person.ledger}/events`, {
+				headers: { authorization: `Bearer ${instructorToken}` }
+			})
+		).json()) as { events?: { seq: number; hash: string }[] };
+		for (const [index, event] of (copy.events ?? []).entries()) {
+			if (event.seq !== index + 1 || event.hash !== person.events[index]?.hash) lost++;
+		}
 	}
 	return {
 		learners,
@@ -163,7 +189,9 @@ async function runLoad(
 		receipts: latencies.length,
 		receipt_latency_ms: latencies.length ? summarize(latencies) : null,
 		failed_requests: failed,
-		lost_or_duplicated_events: mismatched
+		failures_by_reason: reasons,
+		unsent_commits: unsent,
+		lost_or_duplicated_events: lost
 	};
 }
 
@@ -196,7 +224,8 @@ export async function classWitnessLoadFigures(
 	embedded.within_budget =
 		embedded.error === undefined &&
 		(embedded.receipt_latency_ms?.p99_ms ?? Infinity) <= budget.receipt_p99_ms &&
-		embedded.lost_or_duplicated_events === 0;
+		embedded.lost_or_duplicated_events === 0 &&
+		embedded.unsent_commits === 0;
 
 	const postgresql = postgresBinaries()
 		? await measure(
@@ -240,6 +269,8 @@ export async function classWitnessLoadFigures(
 				receipts: 0,
 				receipt_latency_ms: null,
 				failed_requests: 0,
+				failures_by_reason: {},
+				unsent_commits: 0,
 				lost_or_duplicated_events: 0,
 				error: 'PostgreSQL binaries not found (apt-get install postgresql)'
 			} satisfies ClassLoadFigures);
@@ -277,6 +308,8 @@ async function measure(
 			receipts: 0,
 			receipt_latency_ms: null,
 			failed_requests: 0,
+			failures_by_reason: {},
+			unsent_commits: 0,
 			lost_or_duplicated_events: 0,
 			error: error instanceof Error ? error.message : String(error)
 		};

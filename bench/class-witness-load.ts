@@ -104,7 +104,8 @@ async function runLoad(
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({ code: classCode, name: `Learner ${index + 1}` })
 			});
-			const { token } = (await response.json()) as { token: string };
+			const { token, error } = (await response.json()) as { token?: string; error?: string };
+			if (!token) throw new Error(`join refused (${response.status}): ${error}`);
 			const events: LedgerEvent[] = await fixtureEvents(commits * eventsPerCommit, [], {
 				sessionId: `learner-${index}`
 			});
@@ -114,9 +115,11 @@ async function runLoad(
 	const latencies: number[] = [];
 	let failed = 0;
 	const reasons: Record<string, number> = {};
-	const fail = (reason: string) => {
+	const fail = async (reason: string) => {
 		failed++;
 		reasons[reason] = (reasons[reason] ?? 0) + 1;
+		// A refused commit is resent after a pause, not in a tight loop.
+		await new Promise((resolve) => setTimeout(resolve, 250));
 	};
 	const sent = new Map<string, number>();
 	const started = performance.now();
@@ -139,12 +142,12 @@ async function runLoad(
 						},
 						body: JSON.stringify({ events: batch })
 					});
-					const body = (await response.json()) as { receipt?: { seq: number } };
+					const body = (await response.json()) as { receipt?: { seq: number }; error?: string };
 					if (response.ok && body.receipt?.seq === batch.at(-1)?.seq) {
 						latencies.push(performance.now() - begin);
 						sent.set(person.ledger, batch.at(-1)?.seq ?? 0);
 					} else {
-						fail(String(response.status));
+						await fail(`${response.status} ${body.error ?? ''}`.trim());
 						// Resend this commit next time round rather than leave a gap.
 						commit--;
 					}

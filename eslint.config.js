@@ -75,6 +75,15 @@ const nodeBuiltins = builtinModules.filter(
 	(name) => !name.startsWith('_') && !name.startsWith('node:')
 );
 
+// server/ is the class server's Node-only code (database, signing key, tokens): it must never
+// reach a client bundle. Only SvelteKit endpoints (app/routes/api/**/+server.ts), app/hooks.server.ts, server.js, bin/
+// and tests may import it; everything else sees this pattern.
+const serverOnlyPattern = {
+	regex: '^(\\.{1,2}/)+server(/|$)',
+	message:
+		'server/ is Node-only (database, signing key, tokens) and must stay out of client code: import it only from app/routes/api/**/+server.ts, server.js, bin/ or tests.'
+};
+
 const appGroup = {
 	group: ['**/app', '**/app/**', '$lib', '$lib/**'],
 	message:
@@ -101,7 +110,8 @@ function hooksImportRestrictions({ allowNodeBuiltins }) {
 					group: ['$app', '$app/**', 'svelte', 'svelte/**', '@sveltejs/**'],
 					message: `${hooksPure} No Svelte or SvelteKit: keep framework code in app/.`
 				},
-				...(allowNodeBuiltins ? [] : [{ regex: '^node:', message: nodeMessage }])
+				...(allowNodeBuiltins ? [] : [{ regex: '^node:', message: nodeMessage }]),
+				serverOnlyPattern
 			]
 		}
 	];
@@ -237,10 +247,20 @@ export default defineConfig([
 						{
 							...appGroup,
 							message: 'sandbox/ must not import from app/ (or $lib, which is app/lib).'
-						}
+						},
+						serverOnlyPattern
 					]
 				}
 			]
+		}
+	},
+
+	{
+		// app/ is client code except its endpoints: only those may reach server/.
+		files: ['app/**', 'vite-plugins/**'],
+		ignores: ['app/routes/api/**/+server.ts', 'app/hooks.server.ts', ...testFiles],
+		rules: {
+			'no-restricted-imports': ['error', { patterns: [serverOnlyPattern] }]
 		}
 	}
 ]);

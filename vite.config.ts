@@ -18,7 +18,7 @@ export default defineConfig({
 	worker: { format: 'es' },
 	test: {
 		environment: 'node',
-		include: ['{hooks,sandbox,bin,app,bench,vite-plugins}/**/*.test.ts'],
+		include: ['{hooks,sandbox,bin,app,bench,vite-plugins,server}/**/*.test.ts'],
 		// Scenario and fixture workspaces contain learners' test files, not ours.
 		exclude: ['**/fixtures/**', '**/node_modules/**', 'public/scenarios/**'],
 		testTimeout: 30_000

@@ -4,6 +4,7 @@ import { browserFigures } from './browser-figures.js';
 import { writeLedgerFiles, type LedgerFiles } from './ledger-files.js';
 import { isFigureError, retryFigure } from './retry-figure.js';
 import { bundleReport } from './bundle-report.js';
+import { classWitnessLoadFigures } from './class-witness-load.js';
 import { editorInteractiveFigures } from './editor-interactive.js';
 import { exportTenThousand, toolCallOverhead } from './agent-figures.js';
 import { fullSizes, runBench, verifyBudget } from './run-bench.js';
@@ -34,6 +35,8 @@ try {
 		() => editorInteractiveFigures(),
 		progress
 	);
+	progress('class server: 200 simulated learners witnessed (loopback, bounded)');
+	const classServer = await retryFigure('class server', () => classWitnessLoadFigures(progress), progress);
 	progress('share link of jwt-auth: size and open time');
 	const shareLink = await retryFigure('share link', () => shareLinkFigures(), progress);
 	const browserFigureSet = isFigureError(browser) ? {} : browser;
@@ -74,6 +77,7 @@ try {
 		chain_verify_100k: chainVerify,
 		ledger_open: ledgerOpen,
 		share_link: shareLink,
+		class_server: classServer,
 		ide: {
 			bundle,
 			browser_sandbox: isFigureError(browser) ? browser : sandbox,

@@ -205,3 +205,45 @@ describe('app/', () => {
 		expect(await lint(code, 'app/lib/x.ts')).toEqual([]);
 	});
 });
+
+describe('server/ stays out of client code', () => {
+	it.each([
+		['app/lib/class/x.ts', '../../../server/class-service.js'],
+		['app/routes/+page.svelte.ts', '../../server/tokens.js'],
+		['app/routes/api/class/key/helper.ts', '../../../../../server/class-runtime.js'],
+		['app/routes/api/chat/+page.server.ts', '../../../../server/class-runtime.js'],
+		['sandbox/local/x.ts', '../../server/storage/class-store.js'],
+		['hooks/ledger/x.ts', '../../server/witness/receipt.js'],
+		['vite-plugins/x.ts', '../server/tokens.js']
+	])('rejects %s importing %s', async (filePath, source) => {
+		const messages = await lint(
+			`import * as dependency from '${source}';\nvoid dependency;\n`,
+			filePath
+		);
+		expect(ruleIds(messages)).toContain('no-restricted-imports');
+		expect(messages.map((message) => message.message).join('\n')).toContain('server/ is Node-only');
+	});
+
+	it.each([
+		['app/routes/api/class/key/+server.ts', '../../../../../server/class-runtime.js'],
+		['app/routes/api/chat/+server.ts', '../../../../server/class-runtime.js'],
+		['app/hooks.server.ts', '../server/class-runtime.js'],
+		['bin/cli/x.ts', '../../server/witness/receipt.js'],
+		['app/lib/class/x.test.ts', '../../../server/class-service.js'],
+		['server/x.ts', './storage/class-store.js']
+	])('allows %s importing %s', async (filePath, source) => {
+		const messages = await lint(
+			`import * as dependency from '${source}';\nvoid dependency;\n`,
+			filePath
+		);
+		expect(messages.filter((message) => message.ruleId === 'no-restricted-imports')).toEqual([]);
+	});
+
+	it('does not confuse packages named …/server with our folder', async () => {
+		const messages = await lint(
+			"import * as dependency from 'svelte/server';\nvoid dependency;\n",
+			'app/lib/x.ts'
+		);
+		expect(messages.filter((message) => message.ruleId === 'no-restricted-imports')).toEqual([]);
+	});
+});

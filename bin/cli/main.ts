@@ -1,4 +1,5 @@
 import { checkCommand } from './check-command.js';
+import { classCommand } from './class-command.js';
 import { replayCommand } from './replay-command.js';
 import { reportCommand } from './report-command.js';
 import { UsageError } from './usage-error.js';
@@ -14,9 +15,14 @@ Usage:
   threadline verify <dir|zip> [--json]
       Check the ledger's hash chains, the Agent Trace records and the files' content hashes.
       Exit 0 when everything holds, 1 naming the first failing record.
-  threadline report <dir|zip> [--format md|csv|json] [--no-criteria]
+      --witness-key <base64|url>  also check the class server's signed receipts in the ledger
+      --witness <url> --token <instructor token> [--ledger <id>]  also compare with the server's copy
+  threadline class init
+      Print a new class code and instructor token for class mode (npm start).
+  threadline report <dir|zip> [--format md|csv|json] [--no-criteria] [--rubric <scenario.yaml|folder>]
       Per intent: files, lines, refactor vs evolution, blocked calls, approvals, lessons, and
       the acceptance criteria re-run offline (as threadline check; --no-criteria skips them).
+      With a rubric, a score column.
       A folder of several exports gives one CSV row each.
   threadline check <dir|zip> [--intent ID] [--json] [--timeout seconds]
       Re-run the acceptance criteria recorded in the export's active_intents.yaml on its
@@ -48,6 +54,8 @@ export async function main(argv: string[], output: Output = defaultOutput): Prom
 				return await validateCommand(rest, output);
 			case 'check':
 				return await checkCommand(rest, output);
+			case 'class':
+				return classCommand(rest, output);
 			case undefined:
 			case '-h':
 			case '--help':

@@ -4,6 +4,7 @@ import { loadExport } from './read-export-source.js';
 import { nodeContentHash } from './node-ports.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
+import { witnessedVerify, type WitnessReport } from './witnessed-verify.js';
 
 /** Ledgers this large get a progress line on a terminal (never in a pipe or with --json output). */
 const progressFrom = 20_000;
@@ -25,9 +26,14 @@ export async function verifyCommand(
 	argv: string[],
 	output: { out(text: string): void; err(text: string): void }
 ): Promise<number> {
-	const { positional, flags } = parseArguments(argv, { flags: ['json'] });
+	const { positional, flags, values } = parseArguments(argv, {
+		flags: ['json'],
+		values: ['witness-key', 'witness', 'token', 'ledger']
+	});
 	if (positional.length !== 1)
-		throw new UsageError('verify takes one export: threadline verify <dir|zip> [--json]');
+		throw new UsageError(
+			'verify takes one export: threadline verify <dir|zip> [--json] [--witness-key <key|url>] [--witness <url> --token <instructor token>]'
+		);
 	const source = positional[0] as string;
 	const loaded = await loadExport(source);
 	const progress = progressLine(loaded.auditJsonl);
@@ -41,9 +47,20 @@ export async function verifyCommand(
 		onProgress: progress?.update
 	});
 	progress?.end();
+	const witnessed = values.has('witness-key') || values.has('witness');
+	const witness: WitnessReport | null = witnessed
+		? await witnessedVerify(loaded.auditJsonl, {
+				key: values.get('witness-key'),
+				server: values.get('witness'),
+				token: values.get('token'),
+				ledger: values.get('ledger')
+			})
+		: null;
+	const ok = report.ok && (witness?.ok ?? true);
 	if (flags.has('json')) {
-		output.out(JSON.stringify(report, null, 2));
-		return report.ok ? 0 : 1;
+		const { lines: _lines, ...witnessJson } = witness ?? { lines: [] };
+		output.out(JSON.stringify(witness ? { ...report, ok, witness: witnessJson } : report, null, 2));
+		return ok ? 0 : 1;
 	}
 	const audit = report.audit;
 	const trace = report.trace;
@@ -82,12 +99,16 @@ export async function verifyCommand(
 			`  note: ${report.classMismatches.length} record(s) declared a different mutation class than computed`
 		);
 	}
-	if (report.ok) {
+	for (const line of witness?.lines ?? []) output.out(line);
+	if (ok) {
 		output.out(
-			'OK: chain, schema and content hashes hold; links and every .orchestration/ file match the ledger (node_modules/ is not checked)'
+			witness
+				? 'OK: chain, schema, content hashes and the witness hold; links and every .orchestration/ file match the ledger (node_modules/ is not checked)'
+				: 'OK: chain, schema and content hashes hold; links and every .orchestration/ file match the ledger (node_modules/ is not checked)'
 		);
 		return 0;
 	}
-	output.err(`FAILED: ${report.firstFailure ?? 'see above'}`);
+	if (!report.ok) output.err(`FAILED: ${report.firstFailure ?? 'see above'}`);
+	if (witness && !witness.ok) output.err(`FAILED (witness): ${witness.firstFailure}`);
 	return 1;
 }

@@ -120,6 +120,15 @@ export type LedgerEventBody =
 			files: Record<string, string>;
 			links?: Record<string, string>;
 			texts?: Record<string, string>;
+	  })
+	/**
+	 * The class server's signed receipt for this ledger's head at `receipt.seq` (issue 13): Ed25519
+	 * over the canonical JSON of `receipt`, checked by `threadline verify --witness-key`.
+	 */
+	| (EventBase & {
+			type: 'witness-receipt';
+			receipt: { ledger: string; seq: number; head_hash: string; received_at: string };
+			signature: string;
 	  });
 
 export type LedgerEventType = LedgerEventBody['type'];

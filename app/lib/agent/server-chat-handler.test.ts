@@ -203,6 +203,38 @@ describe('handleChatRequest', () => {
 		expect(call?.tools).toHaveLength(11);
 	});
 
+	it('hands every tool call the model returned to onToolCalls (the class witness)', async () => {
+		const model = new MockLanguageModelV4({
+			doStream: async () => ({
+				stream: simulateReadableStream<LanguageModelV4StreamPart>({
+					chunks: [
+						{
+							type: 'tool-call',
+							toolCallId: 'call_7',
+							toolName: 'read_file',
+							input: JSON.stringify({ path: 'src/a.ts' })
+						},
+						{ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage }
+					]
+				})
+			})
+		});
+		const heard: unknown[] = [];
+		const response = await handleChatRequest(post({ messages, system: 's' }), openAiEnvironment, {
+			createModel: async () => model,
+			onToolCalls: (calls, modelId) => {
+				heard.push({ calls, modelId });
+			}
+		});
+		await chunksOf(response);
+		expect(heard).toEqual([
+			{
+				calls: [{ toolCallId: 'call_7', toolName: 'read_file', input: { path: 'src/a.ts' } }],
+				modelId: 'openai/gpt-5.4-mini'
+			}
+		]);
+	});
+
 	it('reports provider errors in plain words, pointing at the server’s environment, without the key', async () => {
 		const model = new MockLanguageModelV4({
 			doStream: async () => {

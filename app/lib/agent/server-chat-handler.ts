@@ -96,6 +96,14 @@ export interface ServerChatHandlerOptions {
 	maxBodyBytes?: number;
 	/** Tests replace the provider; the real one is made from the settings. */
 	createModel?: (settings: ProviderSettings) => Promise<LanguageModel>;
+	/**
+	 * Hears every tool call the model returned (class mode records their digests, so verify can
+	 * tell a tool call the model really made from one written into the ledger afterwards).
+	 */
+	onToolCalls?: (
+		calls: { toolCallId: string; toolName: string; input: unknown }[],
+		modelId: string
+	) => void | Promise<void>;
 }
 
 export const defaultMaxSystemPromptLength = 100_000;
@@ -172,7 +180,17 @@ export async function handleChatRequest(
 		messages: pruned.messages,
 		tools: agentTools,
 		abortSignal: request.signal,
-		onError: () => {}
+		onError: () => {},
+		onStepEnd: async (step) => {
+			if (!options.onToolCalls || step.toolCalls.length === 0) return;
+			const calls = step.toolCalls.map((call) => ({
+				toolCallId: call.toolCallId,
+				toolName: call.toolName,
+				input: call.input as unknown
+			}));
+			// A witness that is down must not break the learner's chat.
+			await Promise.resolve(options.onToolCalls(calls, modelIdOf(settings))).catch(() => undefined);
+		}
 	});
 	const metadata: AgentMessageMetadata = { modelId: modelIdOf(settings) };
 	return createUIMessageStreamResponse({

@@ -1,4 +1,5 @@
 import { DefaultChatTransport, type UIMessage } from 'ai';
+import { learnerTokenHeader, loadMembership } from '../class/class-membership.js';
 
 export const serverChatApi = '/api/chat';
 
@@ -74,7 +75,12 @@ export function createServerChatTransport<Message extends UIMessage = UIMessage>
 				trigger,
 				...(messageId === undefined ? {} : { messageId })
 			};
-			return { body };
+			// Class mode: the route records the model's tool calls under this learner (a witness).
+			const membership = typeof localStorage === 'undefined' ? null : loadMembership(localStorage);
+			const headers: Record<string, string> = membership
+				? { [learnerTokenHeader]: membership.token }
+				: {};
+			return { body, headers };
 		}
 	});
 }

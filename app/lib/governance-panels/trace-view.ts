@@ -28,7 +28,8 @@ export const ledgerEventTypeLabels: Record<LedgerEventType, string> = {
 	// issue 7 (verify): every system rewrite of active_intents.yaml is its own ledger event.
 	'governance-file-write': 'Governance file written',
 	'hook-policy-load': 'Hook policy loaded',
-	'workspace-snapshot': 'Workspace snapshot'
+	'workspace-snapshot': 'Workspace snapshot',
+	'witness-receipt': 'Witnessed by the class server'
 };
 
 export const ledgerEventTypes = Object.keys(ledgerEventTypeLabels) as LedgerEventType[];
@@ -544,6 +545,9 @@ function rowOf(
 			row.detail = `${count.toLocaleString('en')} file${count === 1 ? '' : 's'}`;
 			break;
 		}
+		case 'witness-receipt':
+			row.detail = `up to seq ${event.receipt.seq} at ${event.receipt.received_at}`;
+			break;
 	}
 	return row;
 }

@@ -15,6 +15,7 @@ import {
 import { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import packageJson from '../../../package.json';
 import type { AgentRuntime } from '../agent-runtime/agent-runtime.svelte.js';
+import { classWitness } from '../class/class-witness.svelte.js';
 import { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
 import { ledgerStoreNames } from '../ledger/ledger-record-store.js';
 import { linkLedgerToTabs } from '../ledger/ledger-tab-link.js';
@@ -114,6 +115,8 @@ export class IdeSession {
 			});
 			this.unlinkTabs = linkLedgerToTabs(this.ledger, this.tabs);
 			this.followImportedExport();
+			// Class mode: the class server witnesses this ledger as it grows (app/lib/class/).
+			classWitness.attach(this.ledger);
 			if (!this.ledger.integrity.ok)
 				this.notice = `The saved ledger is damaged (${this.ledger.integrity.problem}); it can be read but not extended. Export it, then reset the scenario.`;
 			this.stopStorageWatch = this.store.onPersistError((problem) => {
@@ -231,6 +234,7 @@ export class IdeSession {
 	}
 
 	async dispose(): Promise<void> {
+		classWitness.detach();
 		this.stopStorageWatch?.();
 		this.unlinkTabs?.();
 		this.tabs?.close();

@@ -1,6 +1,8 @@
 import { env } from '$env/dynamic/private';
 import { ChatRequestGuard } from '$lib/agent/chat-request-guard.js';
 import { handleChatRequest } from '$lib/agent/server-chat-handler.js';
+import { learnerTokenHeader } from '$lib/class/class-membership.js';
+import { classService } from '../../../../server/class-runtime.js';
 import type { RequestHandler } from './$types';
 
 /** One per server process: the rate limit counts every request this process answers. */
@@ -11,9 +13,19 @@ const guard = new ChatRequestGuard();
  * (THREADLINE_PROVIDER, THREADLINE_MODEL, the provider's key variable), so it never reaches the
  * page. The page sends the conversation and the system prompt it built from its governance state.
  * A class passphrase, a size cap and a per-client rate limit protect the key (chat-request-guard).
+ * In class mode, a learner's request (learner token header) also records a digest of every tool
+ * call the model returned, so graders can check AI changes answer calls the model really made.
  */
 export const POST: RequestHandler = async ({ request, getClientAddress }) => {
 	const admitted = await guard.admit(request, getClientAddress(), env);
 	if (!admitted.ok) return admitted.response;
-	return handleChatRequest(admitted.request, env);
+	const learnerToken = admitted.request.headers.get(learnerTokenHeader);
+	const service = learnerToken ? await classService(env) : null;
+	return handleChatRequest(admitted.request, env, {
+		onToolCalls: service
+			? async (calls, modelId) => {
+					await service.recordModelToolCalls(learnerToken, modelId, calls);
+				}
+			: undefined
+	});
 };

@@ -1,0 +1,98 @@
+import {
+	fetchClassInfo,
+	forgetMembership,
+	joinClass,
+	loadMembership,
+	saveMembership,
+	type ClassMembership
+} from './class-membership.js';
+import { LedgerWitness, type WitnessLedgerPort, type WitnessStatus } from './ledger-witness.js';
+
+/**
+ * The IDE's class state: whether this server hosts a class, this browser's membership, and the
+ * witness of the open scenario's ledger. One per page.
+ */
+export class ClassWitnessState {
+	/** The class this server hosts; null when class mode is off. */
+	classId = $state<string | null>(null);
+	membership = $state<ClassMembership | null>(null);
+	status = $state<WitnessStatus>({ kind: 'idle' });
+	#ledger: WitnessLedgerPort | null = null;
+	#witness: LedgerWitness | null = null;
+
+	/** Asks the server whether it hosts a class and reads this browser's membership. */
+	async start(): Promise<void> {
+		const info = await fetchClassInfo((input, init) => fetch(input, init));
+		this.classId = info?.classId ?? null;
+		this.membership = info ? loadMembership(localStorage) : null;
+		this.#restart();
+	}
+
+	/** Witnesses this ledger from now on (the IDE calls this when a scenario's ledger opens). */
+	attach(ledger: WitnessLedgerPort): void {
+		this.#ledger = ledger;
+		this.#restart();
+	}
+
+	detach(): void {
+		this.#ledger = null;
+		this.#restart();
+	}
+
+	async join(code: string, name: string): Promise<string | null> {
+		const joined = await joinClass((input, init) => fetch(input, init), code, name);
+		if (!joined.ok) return joined.message;
+		saveMembership(localStorage, joined.membership);
+		this.membership = joined.membership;
+		this.#restart();
+		return null;
+	}
+
+	leave(): void {
+		forgetMembership(localStorage);
+		this.membership = null;
+		this.#restart();
+	}
+
+	#restart(): void {
+		this.#witness?.dispose();
+		this.#witness = null;
+		this.status = { kind: 'idle' };
+		if (!this.#ledger || !this.membership || !this.classId) return;
+		this.#witness = new LedgerWitness({
+			ledger: this.#ledger,
+			token: this.membership.token,
+			fetch: (input, init) => fetch(input, init),
+			schedule: (work, delayMs) => {
+				const timer = setTimeout(work, delayMs);
+				return () => clearTimeout(timer);
+			},
+			onStatus: (status) => {
+				this.status = status;
+			},
+			newId: () => crypto.randomUUID()
+		});
+		void this.#witness.sync();
+	}
+}
+
+export const classWitness = new ClassWitnessState();
+
+/** The top bar's words: "Class: cs101 — witnessed" or "… — not witnessed since 14:02:11". */
+export function witnessLabel(classId: string, status: WitnessStatus): string {
+	switch (status.kind) {
+		case 'witnessed':
+			return `Class: ${classId} — witnessed`;
+		case 'behind':
+			return `Class: ${classId} — not witnessed since ${clockTime(status.since)}`;
+		case 'sending':
+			return `Class: ${classId} — sending…`;
+		default:
+			return `Class: ${classId}`;
+	}
+}
+
+function clockTime(iso: string): string {
+	const date = new Date(iso);
+	return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString('en-GB');
+}

@@ -1,0 +1,194 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LedgerChain } from '../../../hooks/ledger/ledger-chain.js';
+import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
+import { startClassNodeServer } from '../../../server/class-node-server.js';
+import { ClassService } from '../../../server/class-service.js';
+import { openEmbeddedDatabase } from '../../../server/storage/embedded-database.js';
+import { classCode, instructorToken, testConfig } from '../../../server/testing/class-api-suite.js';
+import { fixtureClock, fixtureDraft } from '../../../server/testing/ledger-fixture.js';
+import { receiptSignatureValid } from '../../../server/witness/receipt.js';
+import { publicKeyFromBase64 } from '../../../server/witness/signing-key.js';
+import type { LedgerChange } from '../ledger/indexeddb-ledger.js';
+import { joinClass } from './class-membership.js';
+import { LedgerWitness, type WitnessLedgerPort, type WitnessStatus } from './ledger-witness.js';
+
+/** The IndexedDB ledger's witness-facing surface, in memory. */
+class MemoryWitnessLedger implements WitnessLedgerPort {
+	writable = true;
+	events: LedgerEvent[] = [];
+	values = new Map<string, unknown>();
+	listeners = new Set<(change: LedgerChange) => void>();
+	chain = new LedgerChain({ clock: fixtureClock() });
+	eventsSince(seq: number) {
+		return this.events.filter((event) => event.seq > seq);
+	}
+	async append(drafts: LedgerEventDraft[]) {
+		const sealed = await this.chain.sealAll(drafts);
+		this.events.push(...sealed);
+		for (const listener of this.listeners)
+			listener({ kind: 'appended', events: sealed, origin: 'this-tab' });
+		return sealed;
+	}
+	state<Value>(key: string) {
+		return this.values.get(key) as Value | undefined;
+	}
+	setState(key: string, value: unknown) {
+		this.values.set(key, value);
+	}
+	subscribe(listener: (change: LedgerChange) => void) {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+}
+
+let service: ClassService;
+let server: Awaited<ReturnType<typeof startClassNodeServer>>;
+
+beforeAll(async () => {
+	service = await ClassService.open(
+		testConfig(mkdtempSync(join(tmpdir(), 'threadline-witness-client-')), null),
+		{
+			database: await openEmbeddedDatabase(null)
+		}
+	);
+	server = await startClassNodeServer(service);
+}, 120_000);
+
+afterAll(async () => {
+	await server?.close();
+	await service?.close();
+});
+
+function setUp(token: string) {
+	const ledger = new MemoryWitnessLedger();
+	const statuses: WitnessStatus[] = [];
+	const retries: (() => void)[] = [];
+	let down = false;
+	let requests = 0;
+	const witness = new LedgerWitness({
+		ledger,
+		token,
+		base: server.url,
+		fetch: async (input, init) => {
+			requests++;
+			if (down) throw new TypeError('fetch failed');
+			return fetch(input, init);
+		},
+		schedule: (work) => {
+			retries.push(work);
+			return () => undefined;
+		},
+		onStatus: (status) => statuses.push(status),
+		newId: () => `ledger-${crypto.randomUUID()}`
+	});
+	return {
+		ledger,
+		witness,
+		statuses,
+		retries,
+		setDown: (value: boolean) => (down = value),
+		requests: () => requests
+	};
+}
+
+async function learnerToken(name: string): Promise<string> {
+	const joined = await joinClass(fetch, classCode, name, () => new Date(), server.url);
+	if (!joined.ok) throw new Error(joined.message);
+	return joined.membership.token;
+}
+
+const serverCopy = async (ledger: string) => {
+	const response = await fetch(`${server.url}/api/class/ledgers/${ledger}/events`, {
+		headers: { authorization: `Bearer ${instructorToken}` }
+	});
+	return (await response.json()) as { events: LedgerEvent[] };
+};
+
+describe('LedgerWitness: the browser’s witness client', () => {
+	it('sends each commit’s events and stores the signed receipt as a ledger event', async () => {
+		const { ledger, witness, statuses, requests } = setUp(await learnerToken('Ada'));
+		await ledger.append([0, 1, 2].map((index) => fixtureDraft(index)));
+		await witness.sync();
+		const receipt = ledger.events.at(-1);
+		expect(receipt?.type).toBe('witness-receipt');
+		if (receipt?.type !== 'witness-receipt') return;
+		expect(receipt.receipt).toMatchObject({
+			ledger: witness.ledgerId,
+			seq: 3,
+			head_hash: ledger.events[2]?.hash
+		});
+		expect(
+			receiptSignatureValid(
+				receipt.receipt,
+				receipt.signature,
+				publicKeyFromBase64(service.publicKey)
+			)
+		).toBe(true);
+		expect(statuses.at(-1)).toMatchObject({ kind: 'witnessed', seq: 3 });
+		// The receipt alone is not sent (no receipt for a receipt, forever).
+		const before = requests();
+		await witness.sync();
+		expect(requests()).toBe(before);
+		// The next commit carries the receipt with it.
+		await ledger.append([fixtureDraft(3)]);
+		await witness.sync();
+		const copy = await serverCopy(witness.ledgerId as string);
+		expect(copy.events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
+		expect(copy.events[3]?.type).toBe('witness-receipt');
+		witness.dispose();
+	});
+
+	it('keeps working offline, says since when it is behind, and catches up with backoff', async () => {
+		const { ledger, witness, statuses, retries, setDown } = setUp(await learnerToken('Grace'));
+		await ledger.append([fixtureDraft(0)]);
+		await witness.sync();
+		const witnessedAt = (statuses.at(-1) as { at: string }).at;
+		setDown(true);
+		await ledger.append([fixtureDraft(1), fixtureDraft(2)]);
+		await witness.sync();
+		expect(statuses.at(-1)).toMatchObject({
+			kind: 'behind',
+			reason: 'offline',
+			since: witnessedAt
+		});
+		expect(retries.length).toBeGreaterThan(0);
+		await ledger.append([fixtureDraft(3)]);
+		await witness.sync();
+		setDown(false);
+		retries.at(-1)?.();
+		await witness.sync();
+		expect(statuses.at(-1)).toMatchObject({ kind: 'witnessed', seq: 5 });
+		const copy = await serverCopy(witness.ledgerId as string);
+		expect(copy.events).toEqual(ledger.events.slice(0, 5));
+		witness.dispose();
+	});
+
+	it('reports a refusal (a forked history) without retrying forever', async () => {
+		const token = await learnerToken('Forker');
+		const first = setUp(token);
+		await first.ledger.append([fixtureDraft(0), fixtureDraft(1)]);
+		await first.witness.sync();
+		const ledgerId = first.witness.ledgerId as string;
+		first.witness.dispose();
+		// Another history claiming the same ledger id (e.g. a restored old copy): refused.
+		const second = setUp(token);
+		second.ledger.setState('class-witness:ledger-id', ledgerId);
+		await second.ledger.append([fixtureDraft(5, 'other'), fixtureDraft(6, 'other')]);
+		await second.witness.sync();
+		expect(second.statuses.at(-1)).toMatchObject({ kind: 'behind', reason: 'refused' });
+		expect(second.retries).toHaveLength(0);
+		expect(second.ledger.events.some((event) => event.type === 'witness-receipt')).toBe(false);
+		second.witness.dispose();
+	});
+
+	it('says when the token is not accepted', async () => {
+		const { ledger, witness, statuses } = setUp('tl_learner_not-a-member');
+		await ledger.append([fixtureDraft(0)]);
+		await witness.sync();
+		expect(statuses.at(-1)).toMatchObject({ kind: 'behind', reason: 'unauthorized' });
+		witness.dispose();
+	});
+});

@@ -1,0 +1,243 @@
+import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
+import type { LedgerChange } from '../ledger/indexeddb-ledger.js';
+
+/** What the witness needs of the ledger (IndexedDbLedger has it). */
+export interface WitnessLedgerPort {
+	readonly writable: boolean;
+	eventsSince(seq: number): readonly LedgerEvent[];
+	append(drafts: LedgerEventDraft[]): Promise<LedgerEvent[]>;
+	state<Value = unknown>(key: string): Value | undefined;
+	setState(key: string, value: unknown): void;
+	subscribe(listener: (change: LedgerChange) => void): () => void;
+}
+
+export type WitnessStatus =
+	| { kind: 'idle' }
+	| { kind: 'sending' }
+	| { kind: 'witnessed'; seq: number; at: string }
+	/** Not witnessed since `since` (the last receipt's time, or the first unsent event's). */
+	| {
+			kind: 'behind';
+			since: string;
+			reason: 'offline' | 'refused' | 'unauthorized';
+			message: string;
+	  };
+
+export interface LedgerWitnessOptions {
+	ledger: WitnessLedgerPort;
+	token: string;
+	fetch: typeof fetch;
+	/** Runs `work` after `delayMs`; returns a cancel. */
+	schedule: (work: () => void, delayMs: number) => () => void;
+	onStatus: (status: WitnessStatus) => void;
+	/** Makes a ledger id (crypto.randomUUID in the browser). */
+	newId: () => string;
+	base?: string;
+}
+
+const ledgerIdKey = 'class-witness:ledger-id';
+/** Events per request and a soft size cap per request (the server refuses over 4 MiB). */
+const maxEventsPerRequest = 500;
+const maxBytesPerRequest = 1_000_000;
+const firstRetryMs = 1000;
+const lastRetryMs = 60_000;
+
+/**
+ * Sends each batch of new ledger events to the class server and stores its signed receipt as a
+ * `witness-receipt` event. Never blocks the IDE: when the server is down, refuses, or the learner
+ * is offline, the status says "not witnessed since …" and the witness retries with backoff (and
+ * at the next commit), resending from the last receipt so nothing is skipped or sent twice.
+ * A batch of receipts alone is not sent (it would earn a receipt for a receipt, forever); they
+ * go with the next real events.
+ */
+export class LedgerWitness {
+	readonly #options: LedgerWitnessOptions;
+	#stop: () => void;
+	#running: Promise<void> | null = null;
+	#again = false;
+	#retryMs = firstRetryMs;
+	#cancelRetry: (() => void) | null = null;
+	#disposed = false;
+	#lastReceiptAt: string | null = null;
+
+	constructor(options: LedgerWitnessOptions) {
+		this.#options = options;
+		this.#stop = options.ledger.subscribe(() => void this.sync());
+		const last = this.#lastReceipt();
+		if (last) {
+			this.#lastReceiptAt = last.receipt.received_at;
+			options.onStatus({ kind: 'witnessed', seq: last.receipt.seq, at: last.receipt.received_at });
+		}
+	}
+
+	/** The server's id of this ledger: made at the first send, forgotten by a reset (a new history). */
+	get ledgerId(): string | null {
+		return this.#options.ledger.state<string>(ledgerIdKey) ?? null;
+	}
+
+	dispose(): void {
+		this.#disposed = true;
+		this.#stop();
+		this.#cancelRetry?.();
+	}
+
+	/** Sends what the server has not receipted yet; one run at a time, coalescing calls. */
+	sync(): Promise<void> {
+		if (this.#disposed) return Promise.resolve();
+		if (this.#running) {
+			this.#again = true;
+			return this.#running;
+		}
+		this.#running = (async () => {
+			do {
+				this.#again = false;
+				await this.#syncOnce();
+			} while (this.#again && !this.#disposed);
+		})().finally(() => {
+			this.#running = null;
+		});
+		return this.#running;
+	}
+
+	#lastReceipt(): Extract<LedgerEvent, { type: 'witness-receipt' }> | null {
+		const events = this.#options.ledger.eventsSince(0);
+		for (let index = events.length - 1; index >= 0; index--) {
+			const event = events[index];
+			if (event?.type === 'witness-receipt' && event.receipt.ledger === this.ledgerId) return event;
+		}
+		return null;
+	}
+
+	async #syncOnce(): Promise<void> {
+		const { ledger } = this.#options;
+		// A reader tab cannot store receipts: the writer tab witnesses.
+		if (!ledger.writable) return;
+		const witnessedSeq = this.#lastReceipt()?.receipt.seq ?? 0;
+		const pending = ledger.eventsSince(witnessedSeq);
+		if (!pending.some((event) => event.type !== 'witness-receipt')) return;
+		let ledgerId = this.ledgerId;
+		if (!ledgerId) {
+			ledgerId = this.#options.newId();
+			ledger.setState(ledgerIdKey, ledgerId);
+		}
+		this.#options.onStatus({ kind: 'sending' });
+		let receiptDraft: LedgerEventDraft | null = null;
+		for (let start = 0; start < pending.length;) {
+			const batch = takeBatch(pending, start);
+			start += batch.length;
+			const outcome = await this.#send(ledgerId, batch);
+			if (outcome.kind !== 'receipt') {
+				this.#behind(outcome, pending[0]?.timestamp);
+				return;
+			}
+			receiptDraft = {
+				type: 'witness-receipt',
+				session_id: 'class-witness',
+				receipt: outcome.receipt,
+				signature: outcome.signature
+			};
+		}
+		if (!receiptDraft || receiptDraft.type !== 'witness-receipt') return;
+		this.#retryMs = firstRetryMs;
+		const [stored] = await ledger.append([receiptDraft]);
+		this.#lastReceiptAt = receiptDraft.receipt.received_at;
+		if (stored) {
+			this.#options.onStatus({
+				kind: 'witnessed',
+				seq: receiptDraft.receipt.seq,
+				at: receiptDraft.receipt.received_at
+			});
+		}
+	}
+
+	async #send(
+		ledgerId: string,
+		events: readonly LedgerEvent[]
+	): Promise<
+		| {
+				kind: 'receipt';
+				receipt: Extract<LedgerEventDraft, { type: 'witness-receipt' }>['receipt'];
+				signature: string;
+		  }
+		| { kind: 'offline' | 'refused' | 'unauthorized'; message: string }
+	> {
+		let response: Response;
+		try {
+			response = await this.#options.fetch(
+				`${this.#options.base ?? ''}/api/class/ledgers/${encodeURIComponent(ledgerId)}/events`,
+				{
+					method: 'POST',
+					headers: {
+						'content-type': 'application/json',
+						authorization: `Bearer ${this.#options.token}`
+					},
+					body: JSON.stringify({ events })
+				}
+			);
+		} catch {
+			return { kind: 'offline', message: 'the class server cannot be reached' };
+		}
+		const body = (await response.json().catch(() => null)) as {
+			receipt?: { ledger: string; seq: number; head_hash: string; received_at: string };
+			signature?: string;
+			error?: string;
+		} | null;
+		const last = events.at(-1);
+		if (response.ok && body?.receipt && typeof body.signature === 'string') {
+			// Only a receipt for exactly what was sent counts.
+			if (
+				body.receipt.ledger === ledgerId &&
+				body.receipt.seq === last?.seq &&
+				body.receipt.head_hash === last.hash
+			) {
+				return { kind: 'receipt', receipt: body.receipt, signature: body.signature };
+			}
+			return {
+				kind: 'refused',
+				message: 'the class server receipted something else than what was sent'
+			};
+		}
+		const message = body?.error ?? `the class server answered ${response.status}`;
+		if (response.status === 401 || response.status === 403)
+			return { kind: 'unauthorized', message };
+		if (response.status === 409 || response.status === 422 || response.status === 413)
+			return { kind: 'refused', message };
+		return { kind: 'offline', message };
+	}
+
+	#behind(
+		outcome: { kind: 'offline' | 'refused' | 'unauthorized'; message: string },
+		firstPendingAt: string | undefined
+	): void {
+		const since = this.#lastReceiptAt ?? firstPendingAt ?? new Date().toISOString();
+		this.#options.onStatus({
+			kind: 'behind',
+			since,
+			reason: outcome.kind,
+			message: outcome.message
+		});
+		// Offline (or rate limited, or a 5xx) heals by itself: retry with backoff. A refusal or a
+		// foreign token does not: the next commit tries again, and the grader sees the refusal.
+		if (outcome.kind !== 'offline' || this.#disposed) return;
+		this.#cancelRetry?.();
+		const delay = this.#retryMs;
+		this.#retryMs = Math.min(lastRetryMs, this.#retryMs * 2);
+		this.#cancelRetry = this.#options.schedule(() => {
+			this.#cancelRetry = null;
+			void this.sync();
+		}, delay);
+	}
+}
+
+function takeBatch(events: readonly LedgerEvent[], start: number): LedgerEvent[] {
+	const batch: LedgerEvent[] = [];
+	let bytes = 0;
+	for (let index = start; index < events.length && batch.length < maxEventsPerRequest; index++) {
+		const event = events[index] as LedgerEvent;
+		const size = JSON.stringify(event).length;
+		if (batch.length > 0 && bytes + size > maxBytesPerRequest) break;
+		batch.push(event);
+		bytes += size;
+	}
+	return batch;
+}

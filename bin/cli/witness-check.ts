@@ -1,0 +1,221 @@
+import { canonicalJson } from '../../hooks/ledger/canonical-json.js';
+
+/** An audit event as read from an export or the server (untrusted: only plain fields are read). */
+type EventValue = Record<string, unknown>;
+
+export interface ReceiptProblem {
+	/** The seq of the `witness-receipt` event. */
+	seq: number;
+	problem: string;
+}
+
+export interface ReceiptCheck {
+	receipts: number;
+	invalid: ReceiptProblem[];
+	/** The ledger id the receipts name (the first one's), or null without receipts. */
+	ledger: string | null;
+	/** The highest seq a valid receipt covers whose head the export still holds; 0 when none. */
+	witnessedSeq: number;
+	/** Events after `witnessedSeq` other than receipts themselves: written but never witnessed. */
+	notWitnessed: { from: number; to: number; count: number } | null;
+}
+
+/**
+ * Checks every `witness-receipt` event of an export against the class key: the signature, that
+ * the receipt came after the head it covers, and that the export still holds that head (the event
+ * at `receipt.seq` has `receipt.head_hash`). Because each hash covers every earlier event, a valid
+ * receipt vouches for the whole prefix up to its seq; a rewrite anywhere in that prefix changes
+ * the head's hash and is caught here.
+ */
+export function checkReceipts(
+	events: readonly unknown[],
+	signatureValid: (receipt: unknown, signature: unknown) => boolean
+): ReceiptCheck {
+	const bySeq = new Map<number, EventValue>();
+	for (const event of events) {
+		if (isObject(event) && typeof event.seq === 'number') bySeq.set(event.seq, event);
+	}
+	const invalid: ReceiptProblem[] = [];
+	let receipts = 0;
+	let ledger: string | null = null;
+	let witnessedSeq = 0;
+	for (const event of events) {
+		if (!isObject(event) || event.type !== 'witness-receipt') continue;
+		receipts++;
+		const seq = Number(event.seq);
+		const receipt = event.receipt;
+		if (
+			!isObject(receipt) ||
+			typeof receipt.seq !== 'number' ||
+			typeof receipt.ledger !== 'string'
+		) {
+			invalid.push({ seq, problem: 'the witness receipt has no ledger and seq' });
+			continue;
+		}
+		if (!signatureValid(receipt, event.signature)) {
+			invalid.push({
+				seq,
+				problem: 'the receipt’s signature is not the class key’s (forged or edited)'
+			});
+			continue;
+		}
+		ledger ??= receipt.ledger;
+		if (receipt.ledger !== ledger) {
+			invalid.push({
+				seq,
+				problem: `the receipt is for ledger ${receipt.ledger}, the earlier ones for ${ledger} (receipts copied from another ledger)`
+			});
+			continue;
+		}
+		if (receipt.seq >= seq) {
+			invalid.push({
+				seq,
+				problem: `the receipt covers seq ${receipt.seq}, which is not before it`
+			});
+			continue;
+		}
+		const head = bySeq.get(receipt.seq);
+		if (!head) {
+			invalid.push({
+				seq,
+				problem: `the server witnessed seq ${receipt.seq}, which the export does not have (truncated)`
+			});
+			continue;
+		}
+		if (head.hash !== receipt.head_hash) {
+			invalid.push({
+				seq,
+				problem: `seq ${receipt.seq} (or an event before it) was rewritten after the server witnessed it: its hash is not the witnessed head ${String(receipt.head_hash)}`
+			});
+			continue;
+		}
+		witnessedSeq = Math.max(witnessedSeq, receipt.seq);
+	}
+	const after = events.filter(
+		(event) =>
+			isObject(event) && Number(event.seq) > witnessedSeq && event.type !== 'witness-receipt'
+	) as EventValue[];
+	const notWitnessed =
+		after.length > 0
+			? { from: Number(after[0]?.seq), to: Number(after.at(-1)?.seq), count: after.length }
+			: null;
+	return { receipts, invalid, ledger, witnessedSeq, notWitnessed };
+}
+
+export interface ServerComparison {
+	/** The first event whose content differs from the server's copy, with both hashes. */
+	firstDifference: { seq: number; problem: string } | null;
+	/** The server holds events the export lacks (the export was cut short). */
+	truncated: { exportSeq: number; serverSeq: number } | null;
+	/** Events the export has beyond the server's copy (written but not yet witnessed). */
+	beyondServer: number;
+	/** How many events agree with the server's copy, from the start. */
+	matching: number;
+}
+
+/**
+ * Compares an export's events with the server's copy of the same ledger, event by event in
+ * canonical form: rewriting, dropping, reordering, relabelling and laundering (a history replayed
+ * from scratch) all show as the first differing seq; a shorter export as truncation.
+ */
+export function compareWithServer(
+	exported: readonly unknown[],
+	server: readonly unknown[]
+): ServerComparison {
+	const shared = Math.min(exported.length, server.length);
+	for (let index = 0; index < shared; index++) {
+		const mine = exported[index];
+		const theirs = server[index] as EventValue;
+		if (safeCanonical(mine) !== safeCanonical(theirs)) {
+			const seq = index + 1;
+			const mineType = isObject(mine) ? String(mine.type) : typeof mine;
+			return {
+				firstDifference: {
+					seq,
+					problem: `seq ${seq} differs from the server’s copy (export: ${mineType} ${shortHash(mine)}; server: ${String(theirs.type)} ${shortHash(theirs)})`
+				},
+				truncated: null,
+				beyondServer: 0,
+				matching: index
+			};
+		}
+	}
+	return {
+		firstDifference: null,
+		truncated:
+			server.length > exported.length
+				? { exportSeq: exported.length, serverSeq: server.length }
+				: null,
+		beyondServer: Math.max(0, exported.length - server.length),
+		matching: shared
+	};
+}
+
+export interface ModelCallCheck {
+	/** tool-call-start events whose id the model really returned, with the same name and arguments. */
+	matched: number;
+	/** Calls the model returned under that id with another tool or other arguments: forged. */
+	mismatched: { seq: number; problem: string }[];
+	/** AI-attributed changes whose tool call id the server's model never returned. */
+	unwitnessedAiChanges: number;
+}
+
+/**
+ * Checks the export's tool calls against the digests the server recorded from the model's
+ * answers (Server provider only): a call id the model returned must carry the same tool name and
+ * arguments hash in the ledger. AI changes whose call the server never saw came from another
+ * provider (demo, a browser key): they are counted, not failed.
+ */
+export function checkModelCalls(
+	exported: readonly unknown[],
+	serverCalls: readonly { tool_call_id: string; tool_name: string; arguments_hash: string }[],
+	argumentsHash: (input: unknown) => string
+): ModelCallCheck {
+	const calls = new Map(serverCalls.map((call) => [call.tool_call_id, call]));
+	let matched = 0;
+	let unwitnessedAiChanges = 0;
+	const mismatched: { seq: number; problem: string }[] = [];
+	for (const event of exported) {
+		if (!isObject(event)) continue;
+		if (event.type === 'tool-call-start' && typeof event.tool_call_id === 'string') {
+			const call = calls.get(event.tool_call_id);
+			if (!call) continue;
+			if (call.tool_name !== event.tool || call.arguments_hash !== argumentsHash(event.input)) {
+				mismatched.push({
+					seq: Number(event.seq),
+					problem: `tool call ${event.tool_call_id} is not what the model returned (the model called ${call.tool_name} with other arguments)`
+				});
+			} else matched++;
+		}
+		if (event.type === 'mutation-record' && isObject(event.trace)) {
+			const metadata = (event.trace.metadata as EventValue | undefined)?.['dev.threadline'];
+			const files = event.trace.files as EventValue[] | undefined;
+			const contributor = (
+				(files?.[0]?.conversations as EventValue[] | undefined)?.[0]?.contributor as
+					EventValue | undefined
+			)?.type;
+			const callId = isObject(metadata) ? metadata.tool_call_id : undefined;
+			if (contributor === 'ai' && (typeof callId !== 'string' || !calls.has(callId))) {
+				unwitnessedAiChanges++;
+			}
+		}
+	}
+	return { matched, mismatched, unwitnessedAiChanges };
+}
+
+function isObject(value: unknown): value is EventValue {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function safeCanonical(value: unknown): string {
+	try {
+		return canonicalJson(value);
+	} catch {
+		return `unreadable:${String(value)}`;
+	}
+}
+
+function shortHash(value: unknown): string {
+	const hash = isObject(value) ? value.hash : undefined;
+	return typeof hash === 'string' ? hash.slice(0, 19) + '…' : '(no hash)';
+}

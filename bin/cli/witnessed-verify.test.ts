@@ -1,0 +1,195 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../hooks/ledger/canonical-json.js';
+import { hashAuditEvent } from '../../hooks/ledger/ledger-chain.js';
+import { genesisHash, type LedgerEvent } from '../../hooks/ledger/ledger-event.js';
+import { startClassNodeServer } from '../../server/class-node-server.js';
+import { ClassService } from '../../server/class-service.js';
+import { openEmbeddedDatabase } from '../../server/storage/embedded-database.js';
+import { rawPublicKeyBase64 } from '../../server/witness/signing-key.js';
+import { classCode, instructorToken, testConfig } from '../../server/testing/class-api-suite.js';
+import { captureOutput } from './capture-output.js';
+import { main } from './main.js';
+
+const fixtures = join(import.meta.dirname, '..', 'fixtures');
+let folder: string;
+let service: ClassService;
+let server: Awaited<ReturnType<typeof startClassNodeServer>>;
+/** The honest export's audit events, witnessed: all of the demo's events, then the receipt. */
+let witnessed: LedgerEvent[];
+let workspace: string;
+const ledger = 'ledger-cli-witness';
+
+async function rechain(events: readonly object[]): Promise<LedgerEvent[]> {
+	let previous = genesisHash;
+	const out: LedgerEvent[] = [];
+	for (const [index, event] of events.entries()) {
+		const body = { ...event, seq: index + 1, prev_hash: previous } as LedgerEvent;
+		const hash = await hashAuditEvent(body);
+		out.push({ ...body, hash });
+		previous = hash;
+	}
+	return out;
+}
+
+async function exportWith(events: readonly LedgerEvent[]): Promise<string> {
+	const copy = await mkdtemp(join(tmpdir(), 'threadline-witness-export-'));
+	await cp(workspace, copy, { recursive: true });
+	await writeFile(
+		join(copy, '.orchestration', 'audit.jsonl'),
+		events.map((event) => canonicalJson(event) + '\n').join('')
+	);
+	return copy;
+}
+
+async function verify(path: string, ...extra: string[]) {
+	const streams = captureOutput();
+	const code = await main(['verify', path, ...extra], streams.output);
+	return { code, text: [...streams.out, ...streams.err].join('\n') };
+}
+
+beforeAll(async () => {
+	folder = await mkdtemp(join(tmpdir(), 'threadline-witness-'));
+	service = await ClassService.open(testConfig(folder, null), {
+		database: await openEmbeddedDatabase(null)
+	});
+	server = await startClassNodeServer(service);
+	workspace = join(folder, 'workspace');
+	await cp(join(fixtures, 'trp1-workspace'), workspace, { recursive: true });
+	const replay = captureOutput();
+	expect(
+		await main(
+			['replay', join(fixtures, 'trp1-demo.yaml'), '--workspace', workspace],
+			replay.output
+		)
+	).toBe(0);
+	const events = (await readFile(join(workspace, '.orchestration', 'audit.jsonl'), 'utf8'))
+		.trim()
+		.split('\n')
+		.map((line) => JSON.parse(line) as LedgerEvent);
+	const joined = await fetch(`${server.url}/api/class/join`, {
+		method: 'POST',
+		body: JSON.stringify({ code: classCode, name: 'Ada' })
+	});
+	const { token } = (await joined.json()) as { token: string };
+	const answer = await fetch(`${server.url}/api/class/ledgers/${ledger}/events`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${token}` },
+		body: JSON.stringify({ events })
+	});
+	expect(answer.status).toBe(200);
+	const signed = (await answer.json()) as { receipt: unknown; signature: string };
+	witnessed = await rechain([
+		...events,
+		{
+			type: 'witness-receipt',
+			session_id: 'class-witness',
+			timestamp: events.at(-1)?.timestamp,
+			...signed
+		}
+	]);
+}, 120_000);
+
+afterAll(async () => {
+	await server?.close();
+	await service?.close();
+	await rm(folder, { recursive: true, force: true });
+});
+
+describe('threadline verify --witness-key / --witness', () => {
+	it('passes an honest witnessed export with the key (base64 or URL) and against the server', async () => {
+		const path = await exportWith(witnessed);
+		const withKey = await verify(path, '--witness-key', service.publicKey);
+		expect(withKey.text).toContain('witnessed up to seq');
+		expect(withKey.code).toBe(0);
+		expect((await verify(path, '--witness-key', server.url)).code).toBe(0);
+		const withServer = await verify(path, '--witness', server.url, '--token', instructorToken);
+		expect(withServer.text).toContain('of Ada');
+		expect(withServer.code).toBe(0);
+	});
+
+	it('reports events after the last receipt as not witnessed', async () => {
+		const extra = await rechain([
+			...witnessed,
+			{
+				type: 'lesson-record',
+				session_id: 'builder',
+				intent_id: null,
+				lesson: 'late',
+				category: 'note',
+				source: 'agent',
+				timestamp: witnessed[0]?.timestamp
+			}
+		]);
+		const result = await verify(await exportWith(extra), '--witness-key', service.publicKey);
+		expect(result.text).toMatch(/not witnessed: 1 event\(s\), seq \d+–\d+/);
+	});
+
+	it('fails a rewritten, recomputed export and names the first rewritten event', async () => {
+		const target = witnessed.find(
+			(event) => event.type === 'tool-decision' && event.decision === 'deny'
+		);
+		expect(target).toBeDefined();
+		const forged = await rechain(
+			witnessed.map((event) => (event === target ? { ...event, decision: 'allow' } : event))
+		);
+		const path = await exportWith(forged);
+		const withKey = await verify(path, '--witness-key', service.publicKey);
+		expect(withKey.code).toBe(1);
+		expect(withKey.text).toContain('was rewritten after the server witnessed it');
+		const withServer = await verify(path, '--witness', server.url, '--token', instructorToken);
+		expect(withServer.code).toBe(1);
+		expect(withServer.text).toContain(`seq ${target?.seq} differs from the server’s copy`);
+	});
+
+	it('fails a truncated export and a history replayed from scratch', async () => {
+		const truncated = witnessed.slice(0, 10);
+		const cut = await verify(
+			await exportWith(truncated),
+			'--witness',
+			server.url,
+			'--token',
+			instructorToken,
+			'--ledger',
+			ledger
+		);
+		expect(cut.code).toBe(1);
+		expect(cut.text).toContain('TRUNCATED');
+		const replayed = await rechain(
+			witnessed
+				.filter((event) => event.type !== 'witness-receipt')
+				.map((event) => ({ ...event, session_id: `${event.session_id}-clean` }))
+		);
+		const fromScratch = await verify(
+			await exportWith(replayed),
+			'--witness',
+			server.url,
+			'--token',
+			instructorToken
+		);
+		expect(fromScratch.code).toBe(1);
+		expect(fromScratch.text).toContain('never witnessed');
+		const keyOnly = await verify(await exportWith(replayed), '--witness-key', service.publicKey);
+		expect(keyOnly.code).toBe(1);
+		expect(keyOnly.text).toContain('nothing in this export was witnessed');
+	});
+
+	it('refuses a receipt signed by another key', async () => {
+		const otherKey = rawPublicKeyBase64(generateKeyPairSync('ed25519').publicKey);
+		const result = await verify(await exportWith(witnessed), '--witness-key', otherKey);
+		expect(result.code).toBe(1);
+		expect(result.text).toContain('signature is not the class key');
+	});
+
+	it('says what is wrong with bad witness arguments', async () => {
+		const path = await exportWith(witnessed);
+		expect((await verify(path, '--witness-key', 'AAAA')).text).toContain('32 bytes');
+		expect((await verify(path, '--witness', server.url)).text).toContain('--token');
+		const wrongToken = await verify(path, '--witness', server.url, '--token', 'nope');
+		expect(wrongToken.code).toBe(2);
+		expect(wrongToken.text).toContain('403');
+	});
+});

@@ -1,0 +1,6 @@
+import { describe } from 'vitest';
+import { classApiSuite } from './testing/class-api-suite.js';
+
+describe('class API on the embedded database (PGlite in a data folder)', () => {
+	classApiSuite(() => null);
+});

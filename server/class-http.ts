@@ -1,0 +1,147 @@
+import type { ClassAnswer, ClassService } from './class-service.js';
+import { bearerToken } from './tokens.js';
+
+/** The class API's routes (under /api/class/). */
+export type ClassRoute =
+	| { name: 'key' }
+	| { name: 'join' }
+	| { name: 'ledgers' }
+	| { name: 'events'; ledger: string }
+	| { name: 'head'; ledger: string };
+
+/**
+ * One class API request in, one JSON response out: method check, body size cap, JSON parsing,
+ * bearer token, then the service. Shared by the SvelteKit routes and the tests' plain server.
+ */
+export async function handleClassRequest(
+	service: ClassService | null,
+	request: Request,
+	route: ClassRoute,
+	address: string
+): Promise<Response> {
+	if (!service) {
+		return json({
+			status: 404,
+			body: {
+				error:
+					'class mode is off on this server (set THREADLINE_CLASS_CODE and THREADLINE_INSTRUCTOR_TOKEN)'
+			}
+		});
+	}
+	const token = bearerToken(request.headers.get('authorization'));
+	const method = request.method.toUpperCase();
+	const allowed = route.name === 'join' || route.name === 'events' ? ['GET', 'POST'] : ['GET'];
+	if (route.name === 'join' && method !== 'POST') return methodNotAllowed(['POST']);
+	if (!allowed.includes(method)) return methodNotAllowed(allowed);
+	try {
+		switch (route.name) {
+			case 'key':
+				return json(service.key());
+			case 'join': {
+				const body = await readJson(request, 16 * 1024);
+				if ('status' in body) return json(body);
+				return json(await service.join(body.value, address));
+			}
+			case 'ledgers':
+				return json(await service.listLedgers(token, address));
+			case 'head':
+				return json(await service.head(token, route.ledger, address));
+			case 'events': {
+				if (method === 'GET') return json(await service.ledgerEvents(token, route.ledger, address));
+				// Authenticate before reading a large body from a stranger.
+				if (!token) {
+					return json({
+						status: 401,
+						body: { error: 'send your learner token: Authorization: Bearer <token>' }
+					});
+				}
+				const body = await readJson(request, service.config.limits.maxBodyBytes);
+				if ('status' in body) return json(body);
+				return json(await service.append(token, route.ledger, body.value, address));
+			}
+		}
+	} catch (error) {
+		// The store's or the key's failure: say so without leaking internals to the client.
+		console.error(`class API ${route.name}: ${(error as Error).stack ?? String(error)}`);
+		return json({
+			status: 503,
+			body: { error: 'the class server could not store or read that; retry later' }
+		});
+	}
+}
+
+function json(result: ClassAnswer): Response {
+	return new Response(JSON.stringify(result.body), {
+		status: result.status,
+		headers: {
+			'content-type': 'application/json; charset=utf-8',
+			'cache-control': 'no-store',
+			...result.headers
+		}
+	});
+}
+
+function methodNotAllowed(allowed: string[]): Response {
+	return new Response(JSON.stringify({ error: `use ${allowed.join(' or ')}` }), {
+		status: 405,
+		headers: { 'content-type': 'application/json; charset=utf-8', allow: allowed.join(', ') }
+	});
+}
+
+/** Reads at most `maxBytes` of body and parses it; stops reading as soon as the cap is passed. */
+export async function readJson(
+	request: Request,
+	maxBytes: number
+): Promise<{ value: unknown } | ClassAnswer> {
+	const tooLarge: ClassAnswer = {
+		status: 413,
+		body: { error: `the request body is over ${maxBytes} bytes; send fewer events at a time` },
+		// The unread rest of the body is still on the connection: it must not carry another request.
+		headers: { connection: 'close' }
+	};
+	const declared = Number(request.headers.get('content-length') ?? '0');
+	if (declared > maxBytes) return tooLarge;
+	if (!request.body) return { status: 400, body: { error: 'the request has no body' } };
+	const reader = request.body.getReader();
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		size += value.byteLength;
+		if (size > maxBytes) {
+			await reader.cancel().catch(() => undefined);
+			return tooLarge;
+		}
+		chunks.push(value);
+	}
+	const bytes = new Uint8Array(size);
+	let offset = 0;
+	for (const chunk of chunks) {
+		bytes.set(chunk, offset);
+		offset += chunk.byteLength;
+	}
+	try {
+		return { value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) };
+	} catch {
+		return { status: 400, body: { error: 'the request body is not UTF-8 JSON' } };
+	}
+}
+
+/** The class route of a path under /api/class/, or null. */
+export function classRouteOf(pathname: string): ClassRoute | null {
+	const parts = pathname
+		.replace(/^\/api\/class\/?/, '')
+		.split('/')
+		.filter(Boolean);
+	if (parts.length === 1 && parts[0] === 'key') return { name: 'key' };
+	if (parts.length === 1 && parts[0] === 'join') return { name: 'join' };
+	if (parts.length === 1 && parts[0] === 'ledgers') return { name: 'ledgers' };
+	if (parts.length === 3 && parts[0] === 'ledgers' && parts[2] === 'events') {
+		return { name: 'events', ledger: decodeURIComponent(parts[1] as string) };
+	}
+	if (parts.length === 3 && parts[0] === 'ledgers' && parts[2] === 'head') {
+		return { name: 'head', ledger: decodeURIComponent(parts[1] as string) };
+	}
+	return null;
+}

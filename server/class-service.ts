@@ -1,0 +1,346 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { canonicalJsonPair } from '../hooks/ledger/canonical-json.js';
+import type { ClassConfig } from './class-config.js';
+import { RateLimiter } from './rate-limiter.js';
+import { ClassStore, type StoredEvent } from './storage/class-store.js';
+import { openEmbeddedDatabase } from './storage/embedded-database.js';
+import { migrate } from './storage/migrations.js';
+import { openPostgresDatabase } from './storage/postgres-database.js';
+import type { SqlDatabase } from './storage/sql-database.js';
+import { newToken, secretsEqual, tokenHash } from './tokens.js';
+import { signReceipt, type SignedReceipt } from './witness/receipt.js';
+import { loadOrCreateSigningKey, type SigningKey } from './witness/signing-key.js';
+
+/** An answer of the class API: a status and a JSON body. */
+export interface ClassAnswer {
+	status: number;
+	body: unknown;
+	headers?: Record<string, string>;
+}
+
+const answer = (status: number, body: unknown, headers?: Record<string, string>): ClassAnswer => ({
+	status,
+	body,
+	headers
+});
+const problem = (
+	status: number,
+	message: string,
+	extra: object = {},
+	headers?: Record<string, string>
+): ClassAnswer => answer(status, { error: message, ...extra }, headers);
+
+export const ledgerIdPattern = /^[A-Za-z0-9_-]{8,100}$/;
+const hashPattern = /^sha256:[0-9a-f]{64}$/;
+const maxNameLength = 80;
+
+/**
+ * The class server: learners join with the class code, append their ledgers' events and get
+ * signed receipts; the instructor lists and reads every ledger. Every method takes what came
+ * over the wire (untrusted) and answers a status and a body.
+ */
+export class ClassService {
+	readonly #learnerLimiter: RateLimiter;
+	readonly #classLimiter: RateLimiter;
+	readonly #addressLimiter: RateLimiter;
+
+	private constructor(
+		readonly config: ClassConfig,
+		readonly store: ClassStore,
+		private readonly signingKey: SigningKey,
+		readonly classId: string,
+		private readonly now: () => Date
+	) {
+		const limits = config.limits;
+		this.#learnerLimiter = new RateLimiter(limits.learnerRatePerSecond, limits.learnerBurst);
+		this.#classLimiter = new RateLimiter(limits.classRatePerSecond, limits.classBurst);
+		this.#addressLimiter = new RateLimiter(limits.addressRatePerSecond, limits.addressBurst);
+	}
+
+	/**
+	 * Opens the store (embedded or PostgreSQL), migrates it, loads or creates the signing key, and
+	 * checks that every instance sharing the database signs with the same key.
+	 */
+	static async open(
+		config: ClassConfig,
+		options: { now?: () => Date; maxConnections?: number; database?: SqlDatabase } = {}
+	): Promise<ClassService> {
+		const database = options.database
+			? options.database
+			: config.databaseUrl
+				? await openPostgresDatabase(config.databaseUrl, { maxConnections: options.maxConnections })
+				: await openEmbeddedDatabase(join(config.dataDirectory, 'class-db'));
+		const store = new ClassStore(database);
+		try {
+			await migrate(database);
+			const signingKey = await loadOrCreateSigningKey(config.dataDirectory);
+			const storedKey = await store.settleSetting('public_key', signingKey.publicKeyBase64);
+			if (storedKey !== signingKey.publicKeyBase64) {
+				throw new Error(
+					`this instance's signing key (${join(config.dataDirectory, 'class-signing-key.pem')}) is not the one the class database was witnessed with (public key ${storedKey}): give every instance the same key file`
+				);
+			}
+			const classId = await store.settleSetting(
+				'class_id',
+				config.classId ?? `class-${randomUUID().slice(0, 8)}`
+			);
+			return new ClassService(
+				config,
+				store,
+				signingKey,
+				config.classId ?? classId,
+				options.now ?? (() => new Date())
+			);
+		} catch (error) {
+			await store.close().catch(() => undefined);
+			throw error;
+		}
+	}
+
+	get publicKey(): string {
+		return this.signingKey.publicKeyBase64;
+	}
+
+	close(): Promise<void> {
+		return this.store.close();
+	}
+
+	/** GET /api/class/key */
+	key(): ClassAnswer {
+		return answer(200, { class: this.classId, key: this.signingKey.publicKeyBase64 });
+	}
+
+	/** POST /api/class/join {code, name} → {token} */
+	async join(body: unknown, address: string): Promise<ClassAnswer> {
+		if (!this.#addressLimiter.take(`join:${address}`)) return this.#tooMany(`join:${address}`);
+		if (typeof body !== 'object' || body === null) {
+			return problem(400, 'send {"code": "<class code>", "name": "<your display name>"}');
+		}
+		const { code, name } = body as { code?: unknown; name?: unknown };
+		if (typeof code !== 'string' || !secretsEqual(code.trim(), this.config.classCode)) {
+			return problem(403, 'that class code is not this class’s code');
+		}
+		const displayName = typeof name === 'string' ? name.normalize('NFC').trim() : '';
+		if (!displayName || displayName.length > maxNameLength || hasControlCharacter(displayName)) {
+			return problem(400, `a display name is 1 to ${maxNameLength} printable characters`);
+		}
+		const token = newToken('tl_learner');
+		const learner = { id: randomUUID(), name: displayName };
+		await this.store.createLearner(learner, tokenHash(token));
+		return answer(201, { token, class: this.classId, learner });
+	}
+
+	/** POST /api/class/ledgers/:ledger/events {events} → signed receipt */
+	async append(
+		token: string | null,
+		ledgerId: string,
+		body: unknown,
+		address: string
+	): Promise<ClassAnswer> {
+		const learner = await this.#learner(token, address);
+		if ('status' in learner) return learner;
+		if (!this.#learnerLimiter.take(learner.id))
+			return this.#tooMany(learner.id, this.#learnerLimiter);
+		if (!this.#classLimiter.take('class')) return this.#tooMany('class', this.#classLimiter);
+		if (!ledgerIdPattern.test(ledgerId)) {
+			return problem(400, 'a ledger id is 8 to 100 letters, digits, - or _');
+		}
+		const events = (body as { events?: unknown } | null)?.events;
+		if (!Array.isArray(events) || events.length === 0) {
+			return problem(
+				400,
+				'send {"events": [<ledger events as in audit.jsonl>]} with at least one event'
+			);
+		}
+		if (events.length > this.config.limits.maxEventsPerBatch) {
+			return problem(
+				413,
+				`at most ${this.config.limits.maxEventsPerBatch} events per request; send the rest in another`
+			);
+		}
+		const checked = checkEventRun(events);
+		if (typeof checked === 'string') return problem(422, checked);
+		const receivedAt = this.now().toISOString();
+		const outcome = await this.store.appendEvents(ledgerId, learner.id, checked, receivedAt);
+		if (!outcome.ok && outcome.reason === 'foreign') {
+			return problem(403, 'this ledger belongs to another learner');
+		}
+		if (!outcome.ok) {
+			return problem(409, `refused: ${outcome.message}`, {
+				head: { seq: outcome.storedSeq, head_hash: outcome.storedHash }
+			});
+		}
+		const signed: SignedReceipt = signReceipt(
+			{ ledger: ledgerId, seq: outcome.seq, head_hash: outcome.headHash, received_at: receivedAt },
+			this.signingKey.privateKey
+		);
+		return answer(200, signed);
+	}
+
+	/** GET /api/class/ledgers/:ledger/head (learner): where the server's copy of my ledger ends. */
+	async head(token: string | null, ledgerId: string, address: string): Promise<ClassAnswer> {
+		const learner = await this.#learner(token, address);
+		if ('status' in learner) return learner;
+		const ledger = await this.store.ledger(ledgerId);
+		if (!ledger) return answer(200, { ledger: ledgerId, seq: 0, head_hash: null });
+		if (ledger.learner.id !== learner.id)
+			return problem(403, 'this ledger belongs to another learner');
+		return answer(200, { ledger: ledgerId, seq: ledger.head_seq, head_hash: ledger.head_hash });
+	}
+
+	/** GET /api/class/ledgers (instructor) */
+	async listLedgers(token: string | null, address: string): Promise<ClassAnswer> {
+		const denied = this.#instructor(token, address);
+		if (denied) return denied;
+		return answer(200, {
+			class: this.classId,
+			key: this.signingKey.publicKeyBase64,
+			ledgers: await this.store.listLedgers()
+		});
+	}
+
+	/** GET /api/class/ledgers/:ledger/events (instructor): the server's copy, forks and model calls. */
+	async ledgerEvents(
+		token: string | null,
+		ledgerId: string,
+		address: string
+	): Promise<ClassAnswer> {
+		const denied = this.#instructor(token, address);
+		if (denied) return denied;
+		const ledger = await this.store.ledger(ledgerId);
+		if (!ledger) return problem(404, `the server holds no ledger ${ledgerId}`);
+		const lines = await this.store.ledgerLines(ledgerId);
+		return answer(200, {
+			...ledger,
+			events: lines.map((line) => JSON.parse(line) as unknown),
+			refused: await this.store.forks(ledgerId),
+			model_tool_calls: await this.store.toolCallsOfLearner(ledger.learner.id)
+		});
+	}
+
+	/**
+	 * The chat route's witness: digests of the tool calls the model returned to a learner.
+	 * Returns false when the token is not a learner's (nothing is recorded then).
+	 */
+	async recordModelToolCalls(
+		token: string | null,
+		modelId: string,
+		calls: readonly { toolCallId: string; toolName: string; input: unknown }[]
+	): Promise<boolean> {
+		if (!token) return false;
+		const learner = await this.store.learnerByTokenHash(tokenHash(token));
+		if (!learner) return false;
+		await this.store.recordToolCalls(
+			learner.id,
+			modelId,
+			calls.map((call) => ({
+				tool_call_id: call.toolCallId,
+				tool_name: call.toolName,
+				arguments_hash: argumentsHash(call.input)
+			}))
+		);
+		return true;
+	}
+
+	async #learner(
+		token: string | null,
+		address: string
+	): Promise<{ id: string; name: string } | ClassAnswer> {
+		const failures = `auth:${address}`;
+		if (!token) return problem(401, 'send your learner token: Authorization: Bearer <token>');
+		const learner = await this.store.learnerByTokenHash(tokenHash(token));
+		if (learner) return learner;
+		if (!this.#addressLimiter.take(failures)) return this.#tooMany(failures);
+		// The instructor's token is not a learner's: no learner action happens under it.
+		return problem(403, 'that token is not a learner of this class; join again');
+	}
+
+	#instructor(token: string | null, address: string): ClassAnswer | null {
+		if (!token) return problem(401, 'send the instructor token: Authorization: Bearer <token>');
+		if (secretsEqual(token, this.config.instructorToken)) return null;
+		const failures = `auth:${address}`;
+		if (!this.#addressLimiter.take(failures)) return this.#tooMany(failures);
+		return problem(403, 'only the instructor token may read the class’s ledgers');
+	}
+
+	#tooMany(key: string, limiter: RateLimiter = this.#addressLimiter): ClassAnswer {
+		const seconds = limiter.retryAfterSeconds(key);
+		return problem(
+			429,
+			`too many requests; retry in ${seconds} s`,
+			{},
+			{
+				'Retry-After': String(seconds)
+			}
+		);
+	}
+}
+
+/** Names are shown to the instructor: no control characters (newlines, escapes, NUL). */
+function hasControlCharacter(text: string): boolean {
+	for (const character of text) {
+		const code = character.codePointAt(0) ?? 0;
+		if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return true;
+	}
+	return false;
+}
+
+/** sha256 of the canonical JSON of a tool call's arguments, `sha256:<hex>`. */
+export function argumentsHash(input: unknown): string {
+	const { full } = canonicalJsonPair(input ?? null, []);
+	return `sha256:${createHash('sha256').update(full, 'utf8').digest('hex')}`;
+}
+
+/**
+ * Checks a run of events on its own: each an object with integer seq, prev_hash, a hash that
+ * matches its content, consecutive seqs linked by hash. Returns the events as the store keeps
+ * them, or a sentence naming the first bad event. Whether the run extends the stored head is the
+ * store's check (in the append's transaction).
+ */
+export function checkEventRun(events: readonly unknown[]): StoredEvent[] | string {
+	const run: StoredEvent[] = [];
+	for (const [index, event] of events.entries()) {
+		const where = `events[${index}]`;
+		if (typeof event !== 'object' || event === null || Array.isArray(event)) {
+			return `${where} is not an object`;
+		}
+		const { seq, prev_hash: previousHash, hash, type, decision } = event as Record<string, unknown>;
+		if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 1) {
+			return `${where} has no seq (an integer from 1)`;
+		}
+		if (typeof previousHash !== 'string' || !hashPattern.test(previousHash)) {
+			return `${where} (seq ${seq}) has no prev_hash (sha256:<64 hex>)`;
+		}
+		if (typeof hash !== 'string' || !hashPattern.test(hash)) {
+			return `${where} (seq ${seq}) has no hash (sha256:<64 hex>)`;
+		}
+		if (typeof type !== 'string') return `${where} (seq ${seq}) has no type`;
+		const before = run.at(-1);
+		if (before && seq !== before.seq + 1) {
+			return `${where} has seq ${seq} after seq ${before.seq}: events must be consecutive`;
+		}
+		if (before && previousHash !== before.hash) {
+			return `${where} (seq ${seq}): prev_hash is not the hash of seq ${before.seq}`;
+		}
+		let canonical: { full: string; without: string };
+		try {
+			canonical = canonicalJsonPair(event, ['hash']);
+		} catch (error) {
+			return `${where} (seq ${seq}) is not plain JSON: ${(error as Error).message}`;
+		}
+		const computed = `sha256:${createHash('sha256')
+			.update(previousHash + canonical.without, 'utf8')
+			.digest('hex')}`;
+		if (computed !== hash) return `${where} (seq ${seq}): hash does not match its content`;
+		run.push({
+			seq,
+			prev_hash: previousHash,
+			hash,
+			line: canonical.full,
+			type,
+			decision: typeof decision === 'string' ? decision : undefined
+		});
+	}
+	return run;
+}

@@ -1,0 +1,326 @@
+import { genesisHash } from '../../hooks/ledger/ledger-event.js';
+import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+
+export interface Learner {
+	id: string;
+	name: string;
+}
+
+/** One event as the store keeps it: its links and its canonical line (as in audit.jsonl). */
+export interface StoredEvent {
+	seq: number;
+	prev_hash: string;
+	hash: string;
+	/** The canonical JSON line. */
+	line: string;
+	type: string;
+	/** For tool decisions: deny/allow/ask. */
+	decision?: string;
+}
+
+export type AppendOutcome =
+	| { ok: true; seq: number; headHash: string; stored: number }
+	| { ok: false; reason: 'foreign' }
+	| {
+			ok: false;
+			reason: 'fork';
+			storedSeq: number;
+			storedHash: string;
+			message: string;
+	  };
+
+export interface LedgerSummary {
+	ledger: string;
+	learner: Learner;
+	events: number;
+	head_seq: number;
+	head_hash: string;
+	mutations: number;
+	blocked: number;
+	forks: number;
+	model_tool_calls: number;
+	created_at: string;
+	updated_at: string;
+}
+
+export interface ForkRecord {
+	stored_seq: number;
+	stored_hash: string;
+	offered_seq: number;
+	offered_prev_hash: string;
+	reason: string;
+	received_at: string;
+}
+
+export interface ToolCallDigest {
+	tool_call_id: string;
+	tool_name: string;
+	arguments_hash: string;
+	model_id: string;
+	recorded_at: string;
+}
+
+interface LedgerRow {
+	id: string;
+	learner_id: string;
+	learner_name: string;
+	head_seq: number;
+	head_hash: string;
+	mutations: number;
+	blocked: number;
+	forks: number | string;
+	model_tool_calls: number | string;
+	created_at: Date | string;
+	updated_at: Date | string;
+}
+
+const iso = (value: Date | string): string =>
+	value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+
+const ledgerSelect = `
+	SELECT l.id, l.learner_id, p.name AS learner_name, l.head_seq, l.head_hash, l.mutations,
+		l.blocked, l.created_at, l.updated_at,
+		(SELECT count(*) FROM ledger_forks f WHERE f.ledger_id = l.id) AS forks,
+		(SELECT count(*) FROM model_tool_calls t WHERE t.learner_id = l.learner_id) AS model_tool_calls
+	FROM ledgers l JOIN learners p ON p.id = l.learner_id`;
+
+function summary(row: LedgerRow): LedgerSummary {
+	return {
+		ledger: row.id,
+		learner: { id: row.learner_id, name: row.learner_name },
+		events: Number(row.head_seq),
+		head_seq: Number(row.head_seq),
+		head_hash: row.head_hash,
+		mutations: Number(row.mutations),
+		blocked: Number(row.blocked),
+		forks: Number(row.forks),
+		model_tool_calls: Number(row.model_tool_calls),
+		created_at: iso(row.created_at),
+		updated_at: iso(row.updated_at)
+	};
+}
+
+/**
+ * Everything the class server keeps, behind one interface over either backend: learners (token
+ * hashes, never tokens), ledgers and their events, refused appends (forks) and the model's tool
+ * call digests.
+ */
+export class ClassStore {
+	constructor(readonly database: SqlDatabase) {}
+
+	get kind(): SqlDatabase['kind'] {
+		return this.database.kind;
+	}
+
+	/** Stores `value` under `name` unless a value is there already; returns the stored value. */
+	async settleSetting(name: string, value: string): Promise<string> {
+		await this.database.query(
+			'INSERT INTO class_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
+			[name, value]
+		);
+		const rows = await this.database.query<{ value: string }>(
+			'SELECT value FROM class_settings WHERE name = $1',
+			[name]
+		);
+		return rows[0]?.value ?? value;
+	}
+
+	async createLearner(learner: Learner, tokenHash: string): Promise<void> {
+		await this.database.query('INSERT INTO learners (id, token_hash, name) VALUES ($1, $2, $3)', [
+			learner.id,
+			tokenHash,
+			learner.name
+		]);
+	}
+
+	async learnerByTokenHash(tokenHash: string): Promise<Learner | null> {
+		const rows = await this.database.query<Learner>(
+			'SELECT id, name FROM learners WHERE token_hash = $1',
+			[tokenHash]
+		);
+		return rows[0] ?? null;
+	}
+
+	/**
+	 * Appends a consecutive, already hash-checked run of events to a ledger, in one transaction
+	 * holding the ledger's row lock. The first learner to append a ledger id owns it. Events the
+	 * store already holds unchanged are skipped (a retried batch); events that do not extend the
+	 * stored head are refused and the refusal is recorded as a fork.
+	 */
+	appendEvents(
+		ledgerId: string,
+		learnerId: string,
+		events: readonly StoredEvent[],
+		receivedAt: string
+	): Promise<AppendOutcome> {
+		return this.database.transaction(async (transaction) => {
+			await transaction.query(
+				`INSERT INTO ledgers (id, learner_id, head_seq, head_hash) VALUES ($1, $2, 0, $3)
+				ON CONFLICT (id) DO NOTHING`,
+				[ledgerId, learnerId, genesisHash]
+			);
+			const [ledger] = await transaction.query<{
+				learner_id: string;
+				head_seq: number;
+				head_hash: string;
+			}>('SELECT learner_id, head_seq, head_hash FROM ledgers WHERE id = $1 FOR UPDATE', [
+				ledgerId
+			]);
+			if (!ledger) throw new Error(`ledger ${ledgerId} vanished inside its transaction`);
+			if (ledger.learner_id !== learnerId) return { ok: false, reason: 'foreign' };
+			const headSeq = Number(ledger.head_seq);
+			const first = events[0];
+			const last = events.at(-1);
+			if (!first || !last) return { ok: true, seq: headSeq, headHash: ledger.head_hash, stored: 0 };
+
+			const refuse = async (reason: string): Promise<AppendOutcome> => {
+				await transaction.query(
+					`INSERT INTO ledger_forks (ledger_id, learner_id, stored_seq, stored_hash, offered_seq,
+						offered_prev_hash, reason, received_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+					[
+						ledgerId,
+						learnerId,
+						headSeq,
+						ledger.head_hash,
+						first.seq,
+						first.prev_hash,
+						reason,
+						receivedAt
+					]
+				);
+				return {
+					ok: false,
+					reason: 'fork',
+					storedSeq: headSeq,
+					storedHash: ledger.head_hash,
+					message: reason
+				};
+			};
+
+			if (first.seq > headSeq + 1) {
+				return refuse(
+					`the events start at seq ${first.seq}, but the server holds this ledger up to seq ${headSeq}`
+				);
+			}
+			let fresh = events;
+			if (first.seq <= headSeq) {
+				const overlapEnd = Math.min(last.seq, headSeq);
+				const stored = await transaction.query<{ seq: number; hash: string }>(
+					'SELECT seq, hash FROM ledger_events WHERE ledger_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq',
+					[ledgerId, first.seq, overlapEnd]
+				);
+				const storedHashes = new Map(stored.map((row) => [Number(row.seq), row.hash]));
+				for (const event of events) {
+					if (event.seq > overlapEnd) break;
+					if (storedHashes.get(event.seq) !== event.hash) {
+						return refuse(
+							`seq ${event.seq} differs from the event the server holds (a rewrite or a fork)`
+						);
+					}
+				}
+				fresh = events.filter((event) => event.seq > headSeq);
+			} else if (first.prev_hash !== ledger.head_hash) {
+				return refuse(
+					`seq ${first.seq}'s prev_hash is not the hash of the server's seq ${headSeq} (a fork)`
+				);
+			}
+			if (fresh.length > 0) await insertEvents(transaction, ledgerId, fresh, receivedAt);
+			return { ok: true, seq: last.seq, headHash: last.hash, stored: fresh.length };
+		});
+	}
+
+	async listLedgers(): Promise<LedgerSummary[]> {
+		const rows = await this.database.query<LedgerRow>(
+			`${ledgerSelect} ORDER BY p.name, l.created_at, l.id`
+		);
+		return rows.map(summary);
+	}
+
+	async ledger(ledgerId: string): Promise<LedgerSummary | null> {
+		const rows = await this.database.query<LedgerRow>(`${ledgerSelect} WHERE l.id = $1`, [
+			ledgerId
+		]);
+		return rows[0] ? summary(rows[0]) : null;
+	}
+
+	/** The stored canonical lines of a ledger, in seq order. */
+	async ledgerLines(ledgerId: string): Promise<string[]> {
+		const rows = await this.database.query<{ body: string }>(
+			'SELECT body FROM ledger_events WHERE ledger_id = $1 ORDER BY seq',
+			[ledgerId]
+		);
+		return rows.map((row) => row.body);
+	}
+
+	async forks(ledgerId: string): Promise<ForkRecord[]> {
+		const rows = await this.database.query<ForkRecord & { received_at: Date | string }>(
+			`SELECT stored_seq, stored_hash, offered_seq, offered_prev_hash, reason, received_at
+			FROM ledger_forks WHERE ledger_id = $1 ORDER BY id`,
+			[ledgerId]
+		);
+		return rows.map((row) => ({ ...row, received_at: iso(row.received_at) }));
+	}
+
+	/** Records the model's tool calls (digests only); a call id seen before keeps its first digest. */
+	async recordToolCalls(
+		learnerId: string,
+		modelId: string,
+		calls: readonly { tool_call_id: string; tool_name: string; arguments_hash: string }[]
+	): Promise<void> {
+		for (const call of calls) {
+			await this.database.query(
+				`INSERT INTO model_tool_calls (learner_id, tool_call_id, tool_name, arguments_hash, model_id)
+				VALUES ($1, $2, $3, $4, $5) ON CONFLICT (learner_id, tool_call_id) DO NOTHING`,
+				[learnerId, call.tool_call_id, call.tool_name, call.arguments_hash, modelId]
+			);
+		}
+	}
+
+	async toolCallsOfLearner(learnerId: string): Promise<ToolCallDigest[]> {
+		const rows = await this.database.query<ToolCallDigest & { recorded_at: Date | string }>(
+			`SELECT tool_call_id, tool_name, arguments_hash, model_id, recorded_at
+			FROM model_tool_calls WHERE learner_id = $1 ORDER BY recorded_at, tool_call_id`,
+			[learnerId]
+		);
+		return rows.map((row) => ({ ...row, recorded_at: iso(row.recorded_at) }));
+	}
+
+	close(): Promise<void> {
+		return this.database.close();
+	}
+}
+
+/** Bounded multi-row inserts keep a large batch within the parameter limit. */
+const rowsPerInsert = 500;
+
+async function insertEvents(
+	transaction: SqlExecutor,
+	ledgerId: string,
+	events: readonly StoredEvent[],
+	receivedAt: string
+): Promise<void> {
+	for (let start = 0; start < events.length; start += rowsPerInsert) {
+		const chunk = events.slice(start, start + rowsPerInsert);
+		const values: string[] = [];
+		const parameters: unknown[] = [ledgerId, receivedAt];
+		for (const event of chunk) {
+			const at = parameters.length;
+			values.push(`($1, $${at + 1}, $${at + 2}, $${at + 3}, $2)`);
+			parameters.push(event.seq, event.hash, event.line);
+		}
+		await transaction.query(
+			`INSERT INTO ledger_events (ledger_id, seq, hash, body, received_at) VALUES ${values.join(', ')}`,
+			parameters
+		);
+	}
+	const last = events.at(-1) as StoredEvent;
+	const mutations = events.filter((event) => event.type === 'mutation-record').length;
+	const blocked = events.filter(
+		(event) => event.type === 'tool-decision' && event.decision === 'deny'
+	).length;
+	await transaction.query(
+		`UPDATE ledgers SET head_seq = $2, head_hash = $3, mutations = mutations + $4,
+			blocked = blocked + $5, updated_at = $6 WHERE id = $1`,
+		[ledgerId, last.seq, last.hash, mutations, blocked, receivedAt]
+	);
+}

@@ -1,0 +1,101 @@
+import type { SqlDatabase } from './sql-database.js';
+
+/**
+ * Versioned schema migrations, applied in order at start. Append new versions; never edit an
+ * applied one. The same SQL runs on PGlite and PostgreSQL.
+ */
+export const migrations: readonly { version: number; name: string; sql: string }[] = [
+	{
+		version: 1,
+		name: 'learners, ledgers, events, forks, tool calls',
+		sql: `
+			CREATE TABLE class_settings (
+				name text PRIMARY KEY,
+				value text NOT NULL
+			);
+			CREATE TABLE learners (
+				id text PRIMARY KEY,
+				token_hash text NOT NULL UNIQUE,
+				name text NOT NULL,
+				joined_at timestamptz NOT NULL DEFAULT now()
+			);
+			CREATE TABLE ledgers (
+				id text PRIMARY KEY,
+				learner_id text NOT NULL REFERENCES learners (id),
+				head_seq integer NOT NULL,
+				head_hash text NOT NULL,
+				mutations integer NOT NULL DEFAULT 0,
+				blocked integer NOT NULL DEFAULT 0,
+				created_at timestamptz NOT NULL DEFAULT now(),
+				updated_at timestamptz NOT NULL DEFAULT now()
+			);
+			CREATE INDEX ledgers_by_learner ON ledgers (learner_id);
+			CREATE TABLE ledger_events (
+				ledger_id text NOT NULL REFERENCES ledgers (id),
+				seq integer NOT NULL,
+				hash text NOT NULL,
+				body text NOT NULL,
+				received_at timestamptz NOT NULL,
+				PRIMARY KEY (ledger_id, seq)
+			);
+			CREATE TABLE ledger_forks (
+				id bigserial PRIMARY KEY,
+				ledger_id text NOT NULL REFERENCES ledgers (id),
+				learner_id text NOT NULL REFERENCES learners (id),
+				stored_seq integer NOT NULL,
+				stored_hash text NOT NULL,
+				offered_seq integer NOT NULL,
+				offered_prev_hash text NOT NULL,
+				reason text NOT NULL,
+				received_at timestamptz NOT NULL DEFAULT now()
+			);
+			CREATE INDEX ledger_forks_by_ledger ON ledger_forks (ledger_id);
+			CREATE TABLE model_tool_calls (
+				learner_id text NOT NULL REFERENCES learners (id),
+				tool_call_id text NOT NULL,
+				tool_name text NOT NULL,
+				arguments_hash text NOT NULL,
+				model_id text NOT NULL,
+				recorded_at timestamptz NOT NULL DEFAULT now(),
+				PRIMARY KEY (learner_id, tool_call_id)
+			);
+		`
+	}
+];
+
+/** Any constant: instances starting together take turns to migrate. */
+const migrationLockKey = 7_013_013;
+
+/** Brings the schema to the newest version; safe when several instances start at once. */
+export async function migrate(database: SqlDatabase): Promise<number> {
+	return database.transaction(async (transaction) => {
+		await transaction.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
+		await transaction.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+			version integer PRIMARY KEY,
+			name text NOT NULL,
+			applied_at timestamptz NOT NULL DEFAULT now()
+		)`);
+		const applied = await transaction.query<{ version: number }>(
+			'SELECT version FROM schema_migrations'
+		);
+		const done = new Set(applied.map((row) => Number(row.version)));
+		const newest = Math.max(0, ...migrations.map((migration) => migration.version));
+		const unknown = [...done].filter((version) => version > newest);
+		if (unknown.length > 0) {
+			throw new Error(
+				`the class database has schema version ${Math.max(...unknown)}, newer than this app knows (${newest}): upgrade the app`
+			);
+		}
+		for (const migration of migrations) {
+			if (done.has(migration.version)) continue;
+			for (const statement of migration.sql.split(';').map((text) => text.trim())) {
+				if (statement) await transaction.query(statement);
+			}
+			await transaction.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+				migration.version,
+				migration.name
+			]);
+		}
+		return newest;
+	});
+}

@@ -1,0 +1,310 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { LedgerEvent } from '../../hooks/ledger/ledger-event.js';
+import { defaultClassLimits, type ClassConfig } from '../class-config.js';
+import { startClassNodeServer } from '../class-node-server.js';
+import { ClassService } from '../class-service.js';
+import { receiptSignatureValid } from '../witness/receipt.js';
+import { publicKeyFromBase64, signingKeyFileName } from '../witness/signing-key.js';
+import { fixtureEvents } from './ledger-fixture.js';
+
+export const instructorToken = 'tl_instructor_test-token-0123456789abcdef';
+export const classCode = 'CODE-1234-ABCD';
+
+export function testConfig(dataDirectory: string, databaseUrl: string | null): ClassConfig {
+	return {
+		classCode,
+		instructorToken,
+		classId: 'cs101',
+		databaseUrl,
+		dataDirectory,
+		limits: { ...defaultClassLimits }
+	};
+}
+
+/**
+ * The class API's contract, run over real HTTP against the real service and store. The embedded
+ * and the PostgreSQL test files call this with their own database.
+ */
+export function classApiSuite(databaseUrl: () => string | null): void {
+	let folder: string;
+	let service: ClassService;
+	let server: Awaited<ReturnType<typeof startClassNodeServer>>;
+	let url: string;
+
+	beforeAll(async () => {
+		folder = mkdtempSync(join(tmpdir(), 'threadline-class-'));
+		service = await ClassService.open(testConfig(folder, databaseUrl()));
+		server = await startClassNodeServer(service);
+		url = server.url;
+	}, 120_000);
+
+	afterAll(async () => {
+		await server?.close();
+		await service?.close();
+		rmSync(folder, { recursive: true, force: true });
+	});
+
+	const call = async (
+		path: string,
+		options: { method?: string; token?: string; body?: unknown; rawBody?: string } = {}
+	) => {
+		const response = await fetch(`${url}${path}`, {
+			method:
+				options.method ??
+				(options.body === undefined && options.rawBody === undefined ? 'GET' : 'POST'),
+			headers: {
+				'content-type': 'application/json',
+				...(options.token ? { authorization: `Bearer ${options.token}` } : {})
+			},
+			body:
+				options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
+		});
+		return {
+			status: response.status, // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers loosely
+			body: (await response.json()) as Record<string, any>
+		};
+	};
+	const join_ = async (name: string) => {
+		const joined = await call('/api/class/join', { body: { code: classCode, name } });
+		expect(joined.status).toBe(201);
+		return joined.body.token as string;
+	};
+	const append = (ledger: string, token: string, events: unknown[]) =>
+		call(`/api/class/ledgers/${ledger}/events`, { token, body: { events } });
+
+	it('publishes the class id and the raw 32-byte Ed25519 public key; the key file is 0600', async () => {
+		const { status, body } = await call('/api/class/key');
+		expect(status).toBe(200);
+		expect(body.class).toBe('cs101');
+		expect(Buffer.from(body.key, 'base64')).toHaveLength(32);
+		expect(statSync(join(folder, signingKeyFileName)).mode & 0o777).toBe(0o600);
+	});
+
+	it('joins with the class code and a display name only', async () => {
+		expect(
+			(await call('/api/class/join', { body: { code: 'WRONG-CODE', name: 'Ada' } })).status
+		).toBe(403);
+		expect((await call('/api/class/join', { body: { code: classCode, name: '  ' } })).status).toBe(
+			400
+		);
+		expect(
+			(await call('/api/class/join', { body: { code: classCode, name: 'a\u0000b' } })).status
+		).toBe(400);
+		expect(
+			(await call('/api/class/join', { body: { code: classCode, name: 'x'.repeat(81) } })).status
+		).toBe(400);
+		expect((await call('/api/class/join', { rawBody: '{not json' })).status).toBe(400);
+		expect((await call('/api/class/join', { method: 'GET' })).status).toBe(405);
+		const joined = await call('/api/class/join', { body: { code: classCode, name: 'Ada' } });
+		expect(joined.status).toBe(201);
+		expect(joined.body.token).toMatch(/^tl_learner_/);
+		expect(JSON.stringify(joined.body)).not.toContain(instructorToken);
+	});
+
+	it('stores tokens hashed, never the tokens themselves', async () => {
+		const token = await join_('Hashed');
+		const rows = await service.store.database.query<{ token_hash: string }>(
+			'SELECT token_hash FROM learners'
+		);
+		expect(rows.length).toBeGreaterThan(0);
+		for (const row of rows) expect(row.token_hash).not.toContain(token.slice(11));
+	});
+
+	it('witnesses a growing ledger with signed receipts that cover its head', async () => {
+		const token = await join_('Grace');
+		const key = publicKeyFromBase64(service.publicKey);
+		const ledger = 'ledger-grace-0001';
+		const first = await fixtureEvents(10);
+		const answer = await append(ledger, token, first);
+		expect(answer.status).toBe(200);
+		expect(answer.body.receipt).toMatchObject({ ledger, seq: 10, head_hash: first[9]?.hash });
+		expect(Object.keys(answer.body.receipt).sort()).toEqual([
+			'head_hash',
+			'ledger',
+			'received_at',
+			'seq'
+		]);
+		expect(receiptSignatureValid(answer.body.receipt, answer.body.signature, key)).toBe(true);
+		expect(
+			receiptSignatureValid({ ...answer.body.receipt, seq: 9 }, answer.body.signature, key)
+		).toBe(false);
+
+		const more = await fixtureEvents(5, first);
+		const second = await append(ledger, token, more);
+		expect(second.status).toBe(200);
+		expect(second.body.receipt.seq).toBe(15);
+		// A retried batch (the answer was lost) is stored once and receipted again.
+		const retried = await append(ledger, token, more);
+		expect(retried.status).toBe(200);
+		expect(retried.body.receipt).toMatchObject({ seq: 15, head_hash: more[4]?.hash });
+		const copy = await call(`/api/class/ledgers/${ledger}/events`, { token: instructorToken });
+		expect(copy.status).toBe(200);
+		expect(copy.body.events).toEqual([...first, ...more]);
+		expect(copy.body.head_seq).toBe(15);
+	});
+
+	it('refuses and records events that do not extend the stored head (fork, gap, rewrite)', async () => {
+		const token = await join_('Forker');
+		const ledger = 'ledger-forker-001';
+		const base = await fixtureEvents(6);
+		expect((await append(ledger, token, base)).status).toBe(200);
+		// A different continuation of seq 1..4: a fork at seq 5.
+		const fork = await fixtureEvents(3, base.slice(0, 4), { sessionId: 'other', offset: 4 });
+		const forked = await append(ledger, token, fork);
+		expect(forked.status).toBe(409);
+		expect(forked.body.head).toEqual({ seq: 6, head_hash: base[5]?.hash });
+		expect(forked.body.error).toContain('seq 5');
+		// A continuation whose prev_hash is not the stored head (rewritten history, recomputed).
+		const rewritten = await fixtureEvents(8, [], { sessionId: 'rewritten' });
+		expect((await append(ledger, token, rewritten.slice(6))).status).toBe(409);
+		// A gap.
+		const later = await fixtureEvents(4, base);
+		expect((await append(ledger, token, later.slice(2))).status).toBe(409);
+		const listing = await call('/api/class/ledgers', { token: instructorToken });
+		const summary = listing.body.ledgers.find(
+			(entry: { ledger: string }) => entry.ledger === ledger
+		);
+		expect(summary).toMatchObject({ events: 6, forks: 3, learner: { name: 'Forker' } });
+		const copy = await call(`/api/class/ledgers/${ledger}/events`, { token: instructorToken });
+		expect(copy.body.refused).toHaveLength(3);
+		expect(copy.body.events).toEqual(base);
+		// The honest continuation still goes on.
+		expect((await append(ledger, token, later)).status).toBe(200);
+	});
+
+	it('rejects events whose hash or links are wrong, naming the event', async () => {
+		const token = await join_('Sloppy');
+		const events = await fixtureEvents(4);
+		const edited = events.map((event, index) =>
+			index === 2 ? { ...event, session_id: 'edited-without-rehash' } : event
+		);
+		const answer = await append('ledger-sloppy-01', token, edited);
+		expect(answer.status).toBe(422);
+		expect(answer.body.error).toContain('seq 3');
+		expect(answer.body.error).toContain('hash does not match');
+		const unlinked = [events[0], events[2]];
+		expect((await append('ledger-sloppy-01', token, unlinked)).status).toBe(422);
+		expect((await append('ledger-sloppy-01', token, [])).status).toBe(400);
+		expect(
+			(await call('/api/class/ledgers/ledger-sloppy-01/events', { token, rawBody: '[1,2' })).status
+		).toBe(400);
+		expect((await append('bad id!', token, events)).status).toBe(400);
+		expect((await append('short', token, events)).status).toBe(400);
+	});
+
+	it('answers 401 without a token and 403 for a foreign one; learners never read ledgers', async () => {
+		const owner = await join_('Owner');
+		const intruder = await join_('Intruder');
+		const ledger = 'ledger-owner-0001';
+		const events = await fixtureEvents(3);
+		expect((await append(ledger, owner, events)).status).toBe(200);
+		expect((await append(ledger, '', events)).status).toBe(401);
+		expect((await append(ledger, 'tl_learner_forged', events)).status).toBe(403);
+		expect((await append(ledger, instructorToken, events)).status).toBe(403);
+		expect((await append(ledger, intruder, events)).status).toBe(403);
+		expect((await append(ledger, intruder, await fixtureEvents(2, events))).status).toBe(403);
+		expect((await call('/api/class/ledgers')).status).toBe(401);
+		expect((await call('/api/class/ledgers', { token: owner })).status).toBe(403);
+		expect((await call(`/api/class/ledgers/${ledger}/events`, { token: owner })).status).toBe(403);
+		expect((await call(`/api/class/ledgers/${ledger}/events`, { token: intruder })).status).toBe(
+			403
+		);
+		expect((await call(`/api/class/ledgers/${ledger}/head`, { token: owner })).body).toMatchObject({
+			seq: 3
+		});
+		expect((await call(`/api/class/ledgers/${ledger}/head`, { token: intruder })).status).toBe(403);
+	});
+
+	it('caps the body size', async () => {
+		const token = await join_('Big');
+		const huge = 'x'.repeat(defaultClassLimits.maxBodyBytes + 10);
+		const answer = await call('/api/class/ledgers/ledger-big-00001/events', {
+			token,
+			rawBody: JSON.stringify({ events: [{ huge }] })
+		});
+		expect(answer.status).toBe(413);
+	});
+
+	it('serialises concurrent appends to one ledger: no lost or duplicated event', async () => {
+		const token = await join_('Racer');
+		const ledger = 'ledger-racer-0001';
+		const base = await fixtureEvents(2);
+		expect((await append(ledger, token, base)).status).toBe(200);
+		const next = await fixtureEvents(3, base);
+		const rival = await fixtureEvents(3, base, { sessionId: 'rival' });
+		const answers = await Promise.all([
+			...Array.from({ length: 8 }, () => append(ledger, token, next)),
+			...Array.from({ length: 8 }, () => append(ledger, token, rival))
+		]);
+		const winners = answers.filter((answer) => answer.status === 200);
+		const losers = answers.filter((answer) => answer.status === 409);
+		expect(winners.length + losers.length).toBe(16);
+		expect(winners.length).toBe(8);
+		const winningHash = winners[0]?.body.receipt.head_hash;
+		expect(winners.every((answer) => answer.body.receipt.head_hash === winningHash)).toBe(true);
+		const copy = await call(`/api/class/ledgers/${ledger}/events`, { token: instructorToken });
+		expect(copy.body.events.map((event: LedgerEvent) => event.seq)).toEqual([1, 2, 3, 4, 5]);
+		expect(copy.body.events.at(-1).hash).toBe(winningHash);
+	});
+
+	it('limits a learner’s request rate (429 with Retry-After)', async () => {
+		const limited = await ClassService.open(
+			{
+				...testConfig(folder, databaseUrl()),
+				limits: { ...defaultClassLimits, learnerRatePerSecond: 0.001, learnerBurst: 3 }
+			},
+			{ database: service.store.database }
+		);
+		const limitedServer = await startClassNodeServer(limited);
+		try {
+			const joined = await fetch(`${limitedServer.url}/api/class/join`, {
+				method: 'POST',
+				body: JSON.stringify({ code: classCode, name: 'Hasty' })
+			});
+			const { token } = (await joined.json()) as { token: string };
+			const events = await fixtureEvents(1);
+			const statuses: number[] = [];
+			let retryAfter: string | null = null;
+			for (let attempt = 0; attempt < 5; attempt++) {
+				const response = await fetch(
+					`${limitedServer.url}/api/class/ledgers/ledger-hasty-001/events`,
+					{
+						method: 'POST',
+						headers: { authorization: `Bearer ${token}` },
+						body: JSON.stringify({ events })
+					}
+				);
+				statuses.push(response.status);
+				retryAfter ??= response.headers.get('retry-after');
+			}
+			expect(statuses).toEqual([200, 200, 200, 429, 429]);
+			expect(Number(retryAfter)).toBeGreaterThan(0);
+		} finally {
+			await limitedServer.close();
+		}
+	});
+
+	it('records the model’s tool call digests for a learner, and shows them to the instructor', async () => {
+		const token = await join_('Modeller');
+		const ledger = 'ledger-model-0001';
+		expect((await append(ledger, token, await fixtureEvents(1))).status).toBe(200);
+		expect(await service.recordModelToolCalls('tl_learner_forged', 'openai/x', [])).toBe(false);
+		expect(
+			await service.recordModelToolCalls(token, 'openai/gpt', [
+				{ toolCallId: 'call_1', toolName: 'write_to_file', input: { path: 'a.ts', content: 'x' } }
+			])
+		).toBe(true);
+		const copy = await call(`/api/class/ledgers/${ledger}/events`, { token: instructorToken });
+		expect(copy.body.model_tool_calls).toEqual([
+			expect.objectContaining({
+				tool_call_id: 'call_1',
+				tool_name: 'write_to_file',
+				model_id: 'openai/gpt'
+			})
+		]);
+		expect(copy.body.model_tool_calls[0].arguments_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+	});
+}

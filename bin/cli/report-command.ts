@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { classCsv, exportCsv } from '../../hooks/report/class-csv.js';
 import { gradeExport } from '../../hooks/report/grade-export.js';
-import { renderReportMarkdown, renderScoreMarkdown } from '../../hooks/report/render-report.js';
+import { renderExportMarkdown } from '../../hooks/report/render-report.js';
 import type { Rubric } from '../../hooks/report/rubric.js';
 import { parseScenarioManifest } from '../../hooks/scenarios/scenario-schema.js';
 import { findExports, loadExport } from './read-export-source.js';
@@ -87,13 +87,7 @@ export async function reportCommand(
 				scored
 			)
 		);
-	else
-		output.out(
-			renderReportMarkdown(
-				result.report,
-				`Threadline report — ${name}${result.verified ? '' : ' (verification FAILED)'}`
-			) + (result.score ? `\n${renderScoreMarkdown(result.score)}` : '')
-		);
+	else output.out(renderExportMarkdown(name, result.report, result.verified, result.score));
 	return 0;
 }
 

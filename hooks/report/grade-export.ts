@@ -40,7 +40,12 @@ export function parseAuditEvents(auditJsonl: string): LedgerEvent[] {
  */
 export async function gradeExport(
 	loaded: ExportFiles,
-	options: { hasher?: ContentHasher; rubric?: Rubric | null } = {}
+	options: {
+		hasher?: ContentHasher;
+		rubric?: Rubric | null;
+		/** False for a bare agent_trace.jsonl + audit.jsonl: there is no workspace to compare. */
+		checkFiles?: boolean;
+	} = {}
 ): Promise<GradedExport> {
 	const events = parseAuditEvents(loaded.auditJsonl);
 	const intentsYaml = loaded.orchestration.get('active_intents.yaml');
@@ -49,7 +54,7 @@ export async function gradeExport(
 	const verification = await verifyLedger({
 		auditJsonl: loaded.auditJsonl,
 		traceJsonl: loaded.traceJsonl,
-		files: loaded.files,
+		...(options.checkFiles === false ? {} : { files: loaded.files }),
 		...(options.hasher ? { hasher: options.hasher } : {})
 	});
 	const report = buildReport(events, intents);

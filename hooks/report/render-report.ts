@@ -171,3 +171,18 @@ export function renderScoreMarkdown(score: Score): string {
 	lines.push('');
 	return lines.join('\n');
 }
+
+/** One export's markdown report as `threadline report <export>` prints it (and the page downloads). */
+export function renderExportMarkdown(
+	name: string,
+	report: GradingReport,
+	verified: boolean,
+	score: Score | null
+): string {
+	return (
+		renderReportMarkdown(
+			report,
+			`Threadline report — ${name}${verified ? '' : ' (verification FAILED)'}`
+		) + (score ? `\n${renderScoreMarkdown(score)}` : '')
+	);
+}

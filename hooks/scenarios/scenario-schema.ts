@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { approvalPolicies } from '../pipeline/approval-policy.js';
+import { toolErrorCodes } from '../errors/tool-error.js';
 import type { ScenarioFile } from './scenario-file-encoding.js';
 import {
 	readYamlWithPositions,
@@ -190,7 +191,7 @@ export function describeManifestIssues(issues: readonly z.core.$ZodIssue[]): Man
 function knownKeysAt(path: readonly YamlPathSegment[]): readonly string[] {
 	if (path[0] === 'sandbox') return sandboxKeys;
 	if (path[0] === 'rubric') {
-		if (path[1] === 'penalties') return rubricPenaltyKeys;
+		if (path[1] === 'penalties') return path[2] === 'blocks' ? toolErrorCodes : rubricPenaltyKeys;
 		if (path[1] === 'criteria') return rubricCriterionKeys;
 		return rubricKeys;
 	}

@@ -163,7 +163,8 @@ export class GradingDesk {
 
 	/** The class CSV: the same function `threadline report <folder> --format csv` prints. */
 	csv(): string {
-		return classCsv(
+		// The trailing newline is the one the CLI prints: the file equals `threadline report … > class.csv`.
+		return `${classCsv(
 			this.gradedSummaries.map((summary) => ({
 				name: summary.name,
 				report: summary.report,
@@ -171,7 +172,7 @@ export class GradingDesk {
 				score: summary.score
 			})),
 			this.rubric !== null
-		);
+		)}\n`;
 	}
 
 	markdown(summary: GradeSummary): string {

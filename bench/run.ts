@@ -5,6 +5,7 @@ import { bundleReport } from './bundle-report.js';
 import { editorInteractiveFigures } from './editor-interactive.js';
 import { exportTenThousand, toolCallOverhead } from './agent-figures.js';
 import { fullSizes, runBench } from './run-bench.js';
+import { gradePageFigures } from './grade-page.js';
 
 const started = performance.now();
 const progress = (line: string) =>
@@ -21,6 +22,11 @@ try {
 	const browserSandbox = await browserSandboxFigures();
 	progress('editor interactive after navigation (Playwright, production server)');
 	const editor = await editorInteractiveFigures();
+	progress('grader page: 1 export of 10k events, 60 exports of 1k events (Playwright)');
+	const grade = await gradePageFigures().catch((error: Error) => ({
+		error: error.message,
+		within_budget: false
+	}));
 	const browserWithin = Object.values(browserSandbox).every(
 		(figure) =>
 			typeof figure !== 'object' ||
@@ -29,13 +35,14 @@ try {
 	);
 	const result = {
 		...core,
-		ide: { bundle, browser_sandbox: browserSandbox, editor_interactive: editor },
+		ide: { bundle, browser_sandbox: browserSandbox, editor_interactive: editor, grade_page: grade },
 		agent: { tool_call_overhead: toolCall, export_10k_records: exported },
 		all_within_budget:
 			core.all_within_budget &&
 			bundle.within_budget &&
 			browserWithin &&
 			editor.within_budget &&
+			grade.within_budget &&
 			toolCall.within_budget &&
 			exported.within_budget
 	};

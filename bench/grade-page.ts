@@ -104,12 +104,12 @@ async function timeGrading(
 		const started = Date.now();
 		await page.getByLabel('Pick export zips or jsonl files').setInputFiles(files);
 		await page
-			.locator('tbody tr')
+			.locator('table.grade-table > tbody > tr')
 			.nth(files.length - 1)
 			.waitFor({ timeout: 120_000 });
 		await page.waitForFunction(
 			(count) =>
-				document.querySelectorAll('tbody tr [data-verdict], tbody tr td.error').length >= count,
+				document.querySelectorAll('table.grade-table [data-verdict], table.grade-table td.error').length >= count,
 			files.length,
 			{ timeout: 120_000, polling: 20 }
 		);

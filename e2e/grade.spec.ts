@@ -76,12 +76,12 @@ async function dropClass(page: Page) {
 				join(classFolder, name)
 			)
 		);
-	await expect(page.locator('tbody tr')).toHaveCount(3);
+	await expect(page.locator('table.grade-table > tbody > tr')).toHaveCount(3);
 	await expect(page.getByText(/Grading \d+ export/)).toHaveCount(0, { timeout: 30_000 });
 }
 
 function rowOf(page: Page, name: string) {
-	return page.locator(`tbody tr[data-export="${name}"]`);
+	return page.locator(`table.grade-table > tbody > tr[data-export="${name}"]`);
 }
 
 test('verdicts name the failing record, and the class CSV equals the CLI byte for byte', async ({
@@ -145,11 +145,11 @@ test('the whole page works from the keyboard and axe finds nothing serious', asy
 	await expect(verdictHeader).toHaveAttribute('aria-sort', 'ascending');
 	await page.keyboard.press('Enter');
 	await expect(verdictHeader).toHaveAttribute('aria-sort', 'descending');
-	await expect(page.locator('tbody tr').first()).toHaveAttribute('data-export', 'alice-clean.zip');
+	await expect(page.locator('table.grade-table > tbody > tr').first()).toHaveAttribute('data-export', 'alice-clean.zip');
 
 	// Filter to failed ones only.
 	await page.getByLabel('Verdict').selectOption('failed');
-	await expect(page.locator('tbody tr')).toHaveCount(2);
+	await expect(page.locator('table.grade-table > tbody > tr')).toHaveCount(2);
 	await page.getByLabel('Verdict').selectOption('all');
 
 	// Compare two exports of the same scenario with Space on their checkboxes.

@@ -10,6 +10,7 @@ import { exportTenThousand, toolCallOverhead } from './agent-figures.js';
 import { fullSizes, runBench, verifyBudget } from './run-bench.js';
 import { shellTransactionOverhead } from './shell-transaction.js';
 import { shareLinkFigures } from './share-link-figures.js';
+import { gradePageFigures } from './grade-page.js';
 
 const started = performance.now();
 const progress = (line: string) =>
@@ -35,6 +36,8 @@ try {
 		() => editorInteractiveFigures(),
 		progress
 	);
+	progress('grader page: 1 export of 10k events, 60 exports of 1k events (Playwright)');
+	const grade = await retryFigure('grader page', () => gradePageFigures(), progress);
 	progress('class server: 200 simulated learners witnessed (loopback, bounded)');
 	const classServer = await retryFigure('class server', () => classWitnessLoadFigures(progress), progress);
 	progress('share link of jwt-auth: size and open time');
@@ -81,7 +84,8 @@ try {
 		ide: {
 			bundle,
 			browser_sandbox: isFigureError(browser) ? browser : sandbox,
-			editor_interactive: editor
+			editor_interactive: editor,
+			grade_page: grade
 		},
 		agent: {
 			tool_call_overhead: toolCall,

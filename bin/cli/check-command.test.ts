@@ -96,37 +96,6 @@ describe('threadline check', () => {
 		expect(tampered.out).toMatch(/FAIL\s+auth\/jwt\.test\.ts/);
 	}, 180_000);
 
-	it('threadline report and the batch CSV carry a criteria column', async () => {
-		const workspace = await replayInto(
-			'trp1-report',
-			join(fixtures, 'trp1-workspace'),
-			join(fixtures, 'trp1-demo.yaml')
-		);
-		const csv = captureOutput();
-		expect(await main(['report', workspace, '--format', 'csv'], csv.output)).toBe(0);
-		const rows = csv.out.join('\n').split('\n');
-		expect(rows[0]).toMatch(/,criteria$/);
-		expect(rows.find((row) => row.includes(',INT-001,'))).toMatch(/,"1\/1 passed, 1 manual"$/);
-
-		const batch = join(scratch, 'batch');
-		await cp(workspace, join(batch, 'alice'), { recursive: true });
-		const broken = join(batch, 'bob');
-		await cp(workspace, broken, { recursive: true });
-		await writeFile(join(broken, 'src/auth/jwt.ts'), 'export {};\n');
-		const summary = captureOutput();
-		expect(await main(['report', batch, '--format', 'csv'], summary.output)).toBe(0);
-		const lines = summary.out.join('\n').split('\n');
-		expect(lines[0]).toMatch(/,criteria$/);
-		expect(lines[1]).toMatch(/^alice,yes,.*,"1\/1 passed, 1 manual"$/);
-		// bob's export no longer verifies and its criterion fails: both show.
-		expect(lines[2]).toMatch(/^bob,no,.*,"0\/1 passed, 1 manual"$/);
-		const skipped = captureOutput();
-		expect(
-			await main(['report', workspace, '--format', 'csv', '--no-criteria'], skipped.output)
-		).toBe(0);
-		expect(skipped.out.join('\n')).toMatch(/,not run$/m);
-	}, 180_000);
-
 	it('says what is wrong with its arguments (exit 2)', async () => {
 		expect((await check([])).code).toBe(2);
 		const missing = await check([join(scratch, 'nothing-here')]);

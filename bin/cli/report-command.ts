@@ -1,17 +1,11 @@
-import { basename } from 'node:path';
-import { parseIntents } from '../../hooks/intents/parse-intents.js';
-import type { LedgerEvent } from '../../hooks/ledger/ledger-event.js';
-import { verifyLedger } from '../../hooks/ledger/verify.js';
-import { buildReport } from '../../hooks/report/build-report.js';
-import {
-	csvHeader,
-	renderReportMarkdown,
-	reportCsvRows,
-	reportSummaryCsvRow
-} from '../../hooks/report/render-report.js';
-import { summarizeChecks, type IntentCheck } from '../../hooks/intents/check-criteria.js';
-import { checkExport, renderChecks } from './check-command.js';
-import { findExports, loadExport, type LoadedExport } from './read-export-source.js';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { classCsv, exportCsv } from '../../hooks/report/class-csv.js';
+import { gradeExport } from '../../hooks/report/grade-export.js';
+import { renderExportMarkdown } from '../../hooks/report/render-report.js';
+import type { Rubric } from '../../hooks/report/rubric.js';
+import { parseScenarioManifest } from '../../hooks/scenarios/scenario-schema.js';
+import { findExports, loadExport } from './read-export-source.js';
 import { nodeContentHash } from './node-ports.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
@@ -22,118 +16,96 @@ export async function reportCommand(
 	argv: string[],
 	output: { out(text: string): void; err(text: string): void }
 ): Promise<number> {
-	const { positional, values, flags } = parseArguments(argv, {
-		values: ['format'],
-		flags: ['no-criteria']
-	});
-	// The acceptance criteria are re-run offline (threadline check) unless asked not to.
-	const withCriteria = !flags.has('no-criteria');
+	const { positional, values } = parseArguments(argv, { values: ['format', 'rubric'] });
 	if (positional.length !== 1)
 		throw new UsageError(
-			'report takes one export or a folder of exports: threadline report <dir|zip> [--format md|csv|json] [--no-criteria]'
+			'report takes one export or a folder of exports: threadline report <dir|zip> [--format md|csv|json] [--rubric scenario.yaml]'
 		);
 	const format = values.get('format') ?? 'md';
 	if (!(formats as readonly string[]).includes(format))
 		throw new UsageError(`--format must be one of ${formats.join(', ')}`);
 	const source = positional[0] as string;
+	const rubricSource = values.get('rubric');
+	const rubric = rubricSource === undefined ? null : await readRubric(rubricSource);
+	const scored = rubric !== null;
+	const options = { hasher: nodeContentHash, rubric };
 
 	const batch = await findExports(source);
 	if (batch) {
 		if (format === 'md')
 			throw new UsageError('a folder of several exports is reported as --format csv or json');
-		const rows: string[] = [];
+		const graded: Parameters<typeof classCsv>[0][number][] = [];
 		const reports: unknown[] = [];
 		for (const exportPath of batch) {
 			try {
-				const loaded = await loadExport(exportPath);
-				const { report, verified } = await reportOf(loaded);
-				const checks = withCriteria ? await criteriaOf(loaded, output) : undefined;
-				rows.push(
-					`${reportSummaryCsvRow(report, basename(exportPath), verified)},${csvCell(checks ? summarizeChecks(checks) : 'not run')}`
-				);
-				reports.push({ export: basename(exportPath), verified, report, criteria: checks ?? null });
+				const result = await gradeExport(await loadExport(exportPath), options);
+				const name = basename(exportPath);
+				graded.push({
+					name,
+					report: result.report,
+					verified: result.verified,
+					score: result.score
+				});
+				reports.push({
+					export: name,
+					verified: result.verified,
+					report: result.report,
+					criteria: result.criteria,
+					...(scored ? { score: result.score } : {})
+				});
 			} catch (error) {
 				// One broken submission must not stop a batch: say which, and go on.
 				output.err(`${exportPath}: ${(error as Error).message}`);
 				reports.push({ export: basename(exportPath), error: (error as Error).message });
 			}
 		}
-		output.out(
-			format === 'csv'
-				? [`${csvHeader()},criteria`, ...rows].join('\n')
-				: JSON.stringify(reports, null, 2)
-		);
+		output.out(format === 'csv' ? classCsv(graded, scored) : JSON.stringify(reports, null, 2));
 		return 0;
 	}
 
-	const loaded = await loadExport(source);
-	const { report, verified } = await reportOf(loaded);
-	const checks = withCriteria ? await criteriaOf(loaded, output) : undefined;
-	if (format === 'json') {
-		output.out(JSON.stringify({ verified, ...report, criteria: checks ?? null }, null, 2));
-	} else if (format === 'csv') {
-		const intentIds = [...report.intents.map((intent) => intent.intent_id), null];
-		const rows = reportCsvRows(report, basename(source), verified).map((row, index) => {
-			const id = intentIds[index];
-			const own = checks?.filter((check) => check.intent_id === id) ?? [];
-			const cell = !checks ? 'not run' : id === null ? '' : summarizeChecks(own);
-			return `${row},${csvCell(cell)}`;
-		});
-		output.out([`${csvHeader()},criteria`, ...rows].join('\n'));
-	} else {
+	const result = await gradeExport(await loadExport(source), options).catch((error: Error) => {
+		throw new UsageError(error.message);
+	});
+	const name = basename(source);
+	if (format === 'json')
 		output.out(
-			renderReportMarkdown(
-				report,
-				`Threadline report — ${basename(source)}${verified ? '' : ' (verification FAILED)'}`
+			JSON.stringify(
+				{
+					verified: result.verified,
+					...result.report,
+					criteria: result.criteria,
+					...(scored ? { score: result.score } : {})
+				},
+				null,
+				2
 			)
 		);
-		if (checks) {
-			output.out(
-				`\n## Acceptance criteria (re-run offline)\n\n\`\`\`\n${renderChecks(checks)}\n\`\`\``
-			);
-		}
-	}
+	else if (format === 'csv')
+		output.out(
+			exportCsv(
+				{ name, report: result.report, verified: result.verified, score: result.score },
+				scored
+			)
+		);
+	else output.out(renderExportMarkdown(name, result.report, result.verified, result.score));
 	return 0;
 }
 
-async function reportOf(loaded: LoadedExport) {
-	const events = loaded.auditJsonl
-		.split('\n')
-		.filter((line) => line.trim())
-		.map((line, index) => {
-			try {
-				return JSON.parse(line) as LedgerEvent;
-			} catch {
-				throw new UsageError(`audit.jsonl line ${index + 1} is not JSON`);
-			}
-		});
-	const intentsYaml = loaded.orchestration.get('active_intents.yaml');
-	const parsed = intentsYaml ? parseIntents(intentsYaml) : null;
-	const intents = parsed?.ok ? parsed.document.intents : [];
-	const verification = await verifyLedger({
-		auditJsonl: loaded.auditJsonl,
-		traceJsonl: loaded.traceJsonl,
-		files: loaded.files,
-		links: loaded.links,
-		orchestrationFiles: loaded.orchestrationFiles,
-		hasher: nodeContentHash
+/** The rubric of a scenario (its scenario.yaml, or the scenario folder), validated with line:column. */
+async function readRubric(source: string): Promise<Rubric> {
+	const info = await stat(source).catch(() => null);
+	if (!info) throw new UsageError(`${source} does not exist`);
+	const path = info.isDirectory() ? join(source, 'scenario.yaml') : source;
+	const text = await readFile(path, 'utf8').catch(() => {
+		throw new UsageError(`${path} cannot be read`);
 	});
-	return { report: buildReport(events, intents), verified: verification.ok };
-}
-
-/** The export's acceptance criteria re-run; a report still comes out when they cannot run. */
-async function criteriaOf(
-	loaded: LoadedExport,
-	output: { err(text: string): void }
-): Promise<IntentCheck[] | undefined> {
-	try {
-		return await checkExport(loaded);
-	} catch (error) {
-		output.err(`criteria not run: ${(error as Error).message}`);
-		return undefined;
-	}
-}
-
-function csvCell(text: string): string {
-	return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+	const parsed = parseScenarioManifest(text);
+	if (!parsed.ok)
+		throw new UsageError(
+			parsed.errors
+				.map((error) => `${path}:${error.line}:${error.column} ${error.message}`)
+				.join('\n')
+		);
+	if (!parsed.manifest.rubric) throw new UsageError(`${path} has no rubric: section`);
+	return parsed.manifest.rubric;
 }

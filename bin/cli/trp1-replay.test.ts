@@ -208,6 +208,32 @@ describe('threadline replay → verify → report: the TRP1 demo', () => {
 		}
 	});
 
+	it('scores exports with a scenario rubric, and refuses a rubric with line:column errors', async () => {
+		await replayDemo();
+		const scenario = `${workspace}-scenario.yaml`;
+		const head = 'id: trp1\ntitle: T\nsummary: S\nbrief: B\n';
+		try {
+			await writeFile(
+				scenario,
+				`${head}rubric:\n  criteria:\n    - { intent: INT-001, points: 60 }\n    - { intent: INT-002, points: 40 }\n  penalties:\n    blocks: { scope_violation: 5 }\n`
+			);
+			const streams = captureOutput();
+			expect(
+				await main(['report', workspace, '--format', 'csv', '--rubric', scenario], streams.output)
+			).toBe(0);
+			const rows = streams.out.join('\n').split('\n');
+			expect(rows[0]?.endsWith(',score,max_score')).toBe(true);
+			// INT-001 completed through complete_intent (60), two scope_violation blocks (−10).
+			expect(rows[1]?.endsWith(',50,100')).toBe(true);
+			await writeFile(scenario, `${head}rubric:\n  penalties:\n    blocks: { scope: 5 }\n`);
+			const bad = captureOutput();
+			expect(await main(['report', workspace, '--rubric', scenario], bad.output)).toBe(2);
+			expect(bad.err.join('\n')).toMatch(/scenario\.yaml:7:15 unknown key "scope"/);
+		} finally {
+			await rm(scenario, { force: true });
+		}
+	});
+
 	it('continues the same ledger when replayed twice', async () => {
 		await replayDemo();
 		const second = captureOutput();

@@ -1,4 +1,5 @@
 import type { GradingReport, IntentReport } from './build-report.js';
+import type { Score } from './rubric.js';
 
 export type ReportFormat = 'md' | 'csv' | 'json';
 
@@ -159,4 +160,29 @@ function csvRow(cells: (string | number)[]): string {
 
 export function csvHeader(): string {
 	return csvColumns.join(',');
+}
+
+/** The rubric's lines under a report, when the scenario has a rubric. */
+export function renderScoreMarkdown(score: Score): string {
+	const lines = [`## Score: ${score.score} / ${score.maximum}`, ''];
+	for (const line of score.lines)
+		lines.push(`- ${line.label}: ${line.points >= 0 ? '+' : ''}${line.points}`);
+	if (score.lines.length === 0) lines.push('- nothing scored');
+	lines.push('');
+	return lines.join('\n');
+}
+
+/** One export's markdown report as `threadline report <export>` prints it (and the page downloads). */
+export function renderExportMarkdown(
+	name: string,
+	report: GradingReport,
+	verified: boolean,
+	score: Score | null
+): string {
+	return (
+		renderReportMarkdown(
+			report,
+			`Threadline report — ${name}${verified ? '' : ' (verification FAILED)'}`
+		) + (score ? `\n${renderScoreMarkdown(score)}` : '')
+	);
 }

@@ -76,11 +76,24 @@ describe('parseScenarioManifest: errors with line:column', () => {
 
 	it('points at a misspelled key and suggests the right one', () => {
 		expect(errorsOf(`${required}sugested_prompts: []\n`)).toEqual([
-			'5:1 unknown key "sugested_prompts" (did you mean suggested_prompts?); known keys: id, title, summary, brief, suggested_prompts, approval_policy, sandbox, default'
+			'5:1 unknown key "sugested_prompts" (did you mean suggested_prompts?); known keys: id, title, summary, brief, suggested_prompts, approval_policy, sandbox, default, rubric'
 		]);
 		expect(errorsOf(`${required}sandbox: { need: any }\n`)[0]).toMatch(
 			/^5:12 unknown key "need" \(did you mean needs\?\)/
 		);
+	});
+
+	it('checks the rubric with line:column and keeps manifests without one valid', () => {
+		expect(parseScenarioManifest(required).ok).toBe(true);
+		expect(
+			errorsOf(`${required}rubric:\n  criteria:\n    - { intent: INT-001, points: -3 }\n`)
+		).toEqual(['7:34 points must be 0 or more']);
+		expect(errorsOf(`${required}rubric:\n  penalties:\n    unatributed_change: 5\n`)[0]).toMatch(
+			/^7:5 unknown key "unatributed_change" \(did you mean unattributed_change\?\)/
+		);
+		expect(
+			errorsOf(`${required}rubric:\n  penalties:\n    blocks: { scope_violaton: 5 }\n`)[0]
+		).toMatch(/^7:15 unknown key "scope_violaton" \(did you mean scope_violation\?\)/);
 	});
 
 	it('explains wrong types', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { approvalPolicies } from '../pipeline/approval-policy.js';
+import { toolErrorCodes } from '../errors/tool-error.js';
 import type { ScenarioFile } from './scenario-file-encoding.js';
 import {
 	readYamlWithPositions,
@@ -8,6 +9,12 @@ import {
 	type YamlPathSegment
 } from '../yaml/yaml-position.js';
 import { describeValue, formatPath, quoteHint } from '../yaml/issue-wording.js';
+import {
+	rubricCriterionKeys,
+	rubricKeys,
+	rubricPenaltyKeys,
+	rubricSchema
+} from '../report/rubric.js';
 
 /**
  * `scenario.yaml`: what a learner sees before the workspace opens (title, summary, brief, suggested
@@ -63,7 +70,10 @@ export const scenarioManifestSchema = z.strictObject({
 			note: z.string().max(500, { error: 'sandbox.note must be at most 500 characters' }).optional()
 		})
 		.default({ needs: 'any' }),
-	default: z.boolean().optional().describe('The scenario `/` opens; exactly one built-in has it.')
+	default: z.boolean().optional().describe('The scenario `/` opens; exactly one built-in has it.'),
+	rubric: rubricSchema
+		.optional()
+		.describe('How the grader page and `threadline report --rubric` score an export.')
 });
 
 export type ScenarioManifest = z.output<typeof scenarioManifestSchema>;
@@ -158,7 +168,7 @@ export function describeManifestIssues(issues: readonly z.core.$ZodIssue[]): Man
 				break;
 			}
 			case 'unrecognized_keys': {
-				const known = path.at(-1) === 'sandbox' ? sandboxKeys : manifestKeys;
+				const known = knownKeysAt(path);
 				for (const key of issue.keys) {
 					const near = closest(key, known);
 					problems.push({
@@ -175,6 +185,17 @@ export function describeManifestIssues(issues: readonly z.core.$ZodIssue[]): Man
 		}
 	}
 	return problems;
+}
+
+/** The keys allowed where an unknown key was found, for the "did you mean" hint. */
+function knownKeysAt(path: readonly YamlPathSegment[]): readonly string[] {
+	if (path[0] === 'sandbox') return sandboxKeys;
+	if (path[0] === 'rubric') {
+		if (path[1] === 'penalties') return path[2] === 'blocks' ? toolErrorCodes : rubricPenaltyKeys;
+		if (path[1] === 'criteria') return rubricCriterionKeys;
+		return rubricKeys;
+	}
+	return manifestKeys;
 }
 
 function typeName(expected: string): string {

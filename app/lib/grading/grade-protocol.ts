@@ -1,0 +1,54 @@
+import type { Intent } from '../../../hooks/intents/intent.js';
+import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
+import type { VerifyReport } from '../../../hooks/ledger/verify.js';
+import type { GradingReport } from '../../../hooks/report/build-report.js';
+import type { CriteriaResult } from '../../../hooks/report/criteria-results.js';
+import type { Rubric, Score } from '../../../hooks/report/rubric.js';
+import type { ExportSource } from './group-exports.js';
+
+/** The page → Worker messages. Files travel as `File`/`Blob` handles: the Worker reads them. */
+export type GradeRequest =
+	| { type: 'grade'; id: number; source: ExportSource<Blob>; rubric: Rubric | null }
+	| { type: 'detail'; id: number }
+	| { type: 'rescore'; rubric: Rubric | null }
+	| { type: 'forget'; id: number };
+
+/** What the table needs of one export: small, so 60 of them cross to the page cheaply. */
+export interface GradeSummary {
+	id: number;
+	name: string;
+	kind: ExportSource<Blob>['kind'];
+	/** A key for "same scenario": the intents' ids and names. */
+	scenarioKey: string;
+	scenarioLabel: string;
+	verified: boolean;
+	/** Whether workspace files were compared (not for a bare jsonl pair). */
+	filesChecked: boolean;
+	firstFailure: string | null;
+	/** The audit seq where time travel stops (the failing record), when the chain breaks. */
+	stopSeq: number | null;
+	chain: { audit: boolean; trace: boolean };
+	schemaInvalid: number;
+	contentMismatches: number;
+	unattributed: string[];
+	missing: number;
+	events: number;
+	report: GradingReport;
+	criteria: CriteriaResult[];
+	classMismatches: number;
+	score: Score | null;
+}
+
+export interface GradeDetail {
+	id: number;
+	events: LedgerEvent[];
+	intents: Intent[];
+	verification: VerifyReport;
+}
+
+export type GradeResponse =
+	| { type: 'progress'; id: number; stage: string }
+	| { type: 'graded'; summary: GradeSummary }
+	| { type: 'failed'; id: number; name: string; kind: ExportSource<Blob>['kind']; error: string }
+	| { type: 'detail'; detail: GradeDetail }
+	| { type: 'rescored'; scores: { id: number; score: Score | null }[] };

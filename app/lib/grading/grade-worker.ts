@@ -1,0 +1,114 @@
+import { readExportFiles, unzipEntries } from '../../../hooks/ledger/read-export.js';
+import { gradeExport, type GradedExport } from '../../../hooks/report/grade-export.js';
+import { scoreExport, type Rubric } from '../../../hooks/report/rubric.js';
+import type { ExportSource } from './group-exports.js';
+import type { GradeRequest, GradeResponse } from './grade-protocol.js';
+import { summarizeGraded } from './summarize-graded.js';
+
+/**
+ * The Worker's side: reads the dropped files, runs the same verify/report code as the CLI
+ * (`gradeExport`), keeps each export's full result for its detail page and answers with small
+ * summaries. Exported as a function over a post callback so Node tests can drive it.
+ */
+export function createGradeWorker(post: (response: GradeResponse) => void) {
+	const kept = new Map<number, GradedExport>();
+	// One export at a time: 60 dropped at once must not hold 60 unzipped copies in flight.
+	let queue: Promise<void> = Promise.resolve();
+
+	async function grade(request: Extract<GradeRequest, { type: 'grade' }>): Promise<void> {
+		const { id, source } = request;
+		try {
+			post({ type: 'progress', id, stage: 'reading' });
+			const entries = await entriesOf(source);
+			const loaded = readExportFiles(entries);
+			if ('error' in loaded) throw new Error(loaded.error);
+			post({ type: 'progress', id, stage: 'verifying' });
+			const filesChecked = source.kind !== 'jsonl';
+			const graded = await gradeExport(loaded, {
+				rubric: request.rubric,
+				checkFiles: filesChecked
+			});
+			kept.set(id, graded);
+			post({
+				type: 'graded',
+				summary: summarizeGraded(id, source.name, source.kind, graded, filesChecked)
+			});
+		} catch (error) {
+			post({
+				type: 'failed',
+				id,
+				name: source.name,
+				kind: source.kind,
+				error: (error as Error).message
+			});
+		}
+	}
+
+	return {
+		handle(request: GradeRequest): Promise<void> {
+			switch (request.type) {
+				case 'grade':
+					queue = queue.then(() => grade(request));
+					return queue;
+				case 'detail': {
+					const graded = kept.get(request.id);
+					if (graded)
+						post({
+							type: 'detail',
+							detail: {
+								id: request.id,
+								events: graded.events,
+								intents: graded.intents,
+								verification: graded.verification
+							}
+						});
+					return Promise.resolve();
+				}
+				case 'rescore':
+					queue = queue.then(() => rescore(request.rubric));
+					return queue;
+				case 'forget':
+					kept.delete(request.id);
+					return Promise.resolve();
+			}
+		}
+	};
+
+	async function rescore(rubric: Rubric | null): Promise<void> {
+		const scores = [...kept].map(([id, graded]) => {
+			graded.score = rubric
+				? scoreExport(rubric, {
+						report: graded.report,
+						criteria: graded.criteria,
+						verified: graded.verified,
+						unattributedFiles:
+							graded.verification.files.unattributed.length +
+							graded.verification.files.contentMismatches.length
+					})
+				: null;
+			return { id, score: graded.score };
+		});
+		post({ type: 'rescored', scores });
+	}
+}
+
+async function bytesOf(blob: Blob): Promise<Uint8Array> {
+	return new Uint8Array(await blob.arrayBuffer());
+}
+
+async function entriesOf(source: ExportSource<Blob>): Promise<Map<string, Uint8Array>> {
+	switch (source.kind) {
+		case 'zip':
+			return unzipEntries(await bytesOf(source.content));
+		case 'folder': {
+			const entries = new Map<string, Uint8Array>();
+			for (const file of source.files) entries.set(file.path, await bytesOf(file.content));
+			return entries;
+		}
+		case 'jsonl':
+			return new Map([
+				['.orchestration/audit.jsonl', await bytesOf(source.audit)],
+				['.orchestration/agent_trace.jsonl', await bytesOf(source.trace)]
+			]);
+	}
+}

@@ -19,10 +19,10 @@ Usage:
       --witness <url> --token <instructor token> [--ledger <id>]  also compare with the server's copy
   threadline class init
       Print a new class code and instructor token for class mode (npm start).
-  threadline report <dir|zip> [--format md|csv|json] [--no-criteria] [--rubric <scenario.yaml|folder>]
+  threadline report <dir|zip> [--format md|csv|json] [--rubric <scenario.yaml|folder>]
       Per intent: files, lines, refactor vs evolution, blocked calls, approvals, lessons, and
-      the acceptance criteria re-run offline (as threadline check; --no-criteria skips them).
-      With a rubric, a score column.
+      the acceptance criteria as complete_intent recorded them (threadline check re-runs them).
+      With a rubric, score and max_score columns.
       A folder of several exports gives one CSV row each.
   threadline check <dir|zip> [--intent ID] [--json] [--timeout seconds]
       Re-run the acceptance criteria recorded in the export's active_intents.yaml on its

@@ -109,7 +109,8 @@ async function timeGrading(
 			.waitFor({ timeout: 120_000 });
 		await page.waitForFunction(
 			(count) =>
-				document.querySelectorAll('table.grade-table [data-verdict], table.grade-table td.error').length >= count,
+				document.querySelectorAll('table.grade-table [data-verdict], table.grade-table td.error')
+					.length >= count,
 			files.length,
 			{ timeout: 120_000, polling: 20 }
 		);

@@ -39,7 +39,11 @@ try {
 	progress('grader page: 1 export of 10k events, 60 exports of 1k events (Playwright)');
 	const grade = await retryFigure('grader page', () => gradePageFigures(), progress);
 	progress('class server: 200 simulated learners witnessed (loopback, bounded)');
-	const classServer = await retryFigure('class server', () => classWitnessLoadFigures(progress), progress);
+	const classServer = await retryFigure(
+		'class server',
+		() => classWitnessLoadFigures(progress),
+		progress
+	);
 	progress('share link of jwt-auth: size and open time');
 	const shareLink = await retryFigure('share link', () => shareLinkFigures(), progress);
 	const browserFigureSet = isFigureError(browser) ? {} : browser;

@@ -145,7 +145,10 @@ test('the whole page works from the keyboard and axe finds nothing serious', asy
 	await expect(verdictHeader).toHaveAttribute('aria-sort', 'ascending');
 	await page.keyboard.press('Enter');
 	await expect(verdictHeader).toHaveAttribute('aria-sort', 'descending');
-	await expect(page.locator('table.grade-table > tbody > tr').first()).toHaveAttribute('data-export', 'alice-clean.zip');
+	await expect(page.locator('table.grade-table > tbody > tr').first()).toHaveAttribute(
+		'data-export',
+		'alice-clean.zip'
+	);
 
 	// Filter to failed ones only.
 	await page.getByLabel('Verdict').selectOption('failed');

@@ -48,7 +48,9 @@ export const hookPolicyRunHook: PostHook = {
 			});
 			if (!reviewed) {
 				// A backend that ignores `review` applied the check's writes unchecked: fail loudly.
-				throw new Error('The sandbox ran the check without a transaction; its changes are unchecked');
+				throw new Error(
+					'The sandbox ran the check without a transaction; its changes are unchecked'
+				);
 			}
 			recordRefusedCheckChanges(context, proposed);
 			if (result.exitCode === 0 && !result.interrupted) continue;

@@ -1,4 +1,4 @@
-import type { ContentHasher } from '../hashing/sha256.js';
+import type { SyncContentHasher } from '../hashing/sync-sha256.js';
 import type { Intent } from '../intents/intent.js';
 import { parseIntents } from '../intents/parse-intents.js';
 import type { LedgerEvent } from '../ledger/ledger-event.js';
@@ -41,7 +41,7 @@ export function parseAuditEvents(auditJsonl: string): LedgerEvent[] {
 export async function gradeExport(
 	loaded: ExportFiles,
 	options: {
-		hasher?: ContentHasher;
+		hasher?: SyncContentHasher;
 		rubric?: Rubric | null;
 		/** False for a bare agent_trace.jsonl + audit.jsonl: there is no workspace to compare. */
 		checkFiles?: boolean;
@@ -54,7 +54,15 @@ export async function gradeExport(
 	const verification = await verifyLedger({
 		auditJsonl: loaded.auditJsonl,
 		traceJsonl: loaded.traceJsonl,
-		...(options.checkFiles === false ? {} : { files: loaded.files }),
+		// The whole export, as `threadline verify` checks it: workspace files, links and every
+		// `.orchestration/` file (none of them for a bare jsonl pair, which says so).
+		...(options.checkFiles === false
+			? {}
+			: {
+					files: loaded.files,
+					links: loaded.links,
+					orchestrationFiles: loaded.orchestrationFiles
+				}),
 		...(options.hasher ? { hasher: options.hasher } : {})
 	});
 	const report = buildReport(events, intents);

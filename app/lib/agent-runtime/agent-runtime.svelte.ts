@@ -35,7 +35,7 @@ import {
 import type { AgentUIMessage } from '../agent/agent-tools.js';
 import { ApprovalQueue } from '../governance-ui/approval-queue.svelte.js';
 import type { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
-import { orchestrationZip, exportVerifyInput, traceJsonl } from '../ledger/export-orchestration.js';
+import { orchestrationZip, traceJsonl } from '../ledger/export-orchestration.js';
 import { downloadBytes } from '../workspace/file-transfer.js';
 import { AgentChat } from './agent-chat.svelte.js';
 import { browserPorts } from './browser-ports.js';

@@ -40,7 +40,7 @@ scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {
 				events: request.events,
 				activeIntentsYaml: request.activeIntentsYaml,
 				intents: request.intents,
-				files: request.files
+				files: request.files ?? new Map()
 			});
 			const total = countLines(input.auditJsonl as string);
 			post({ kind: 'progress', checked: 0, total });

@@ -13,5 +13,8 @@ const interval = setInterval(() => {
 order.push('sync');
 const { setTimeout: sleep } = await import('node:timers/promises');
 await sleep(300);
-console.log(order.filter((item) => item !== 'immediate' && item !== 'timeout 0').join(' '), intervals);
+console.log(
+	order.filter((item) => item !== 'immediate' && item !== 'timeout 0').join(' '),
+	intervals
+);
 console.log(order.includes('immediate'), order.includes('timeout 0'));

@@ -261,3 +261,48 @@ test.describe('the brief never steals focus', () => {
 		await expect(button).toBeFocused();
 	});
 });
+
+test.describe('human steps are doable', () => {
+	test('open the file, see the change as a diff, copy the new text, save it yourself', async ({
+		page,
+		context
+	}) => {
+		test.setTimeout(180_000);
+		await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+		await openIde(page, 'jwt-auth');
+		const agent = agentRegion(page);
+		await sendToAgent(page, 'Run the demo.');
+		const changeFiles = page.getByRole('dialog', { name: 'The agent wants to change files' });
+		await expect(changeFiles).toBeVisible({ timeout: 60_000 });
+		await answer(changeFiles, 'Approve');
+		const step = agent.getByRole('region', { name: /Your turn: demo step/ });
+		await expect(step).toBeVisible({ timeout: 60_000 });
+
+		await step.getByRole('button', { name: 'Open src/middleware/require-session.ts' }).click();
+		await expect(page.getByRole('tab', { name: /require-session\.ts/ })).toHaveAttribute(
+			'aria-selected',
+			'true'
+		);
+		await step.getByRole('button', { name: 'Show the change' }).click();
+		const diff = step.getByLabel(/The change to make in/);
+		await expect(diff).toContainText('+ // Reviewed by the instructor');
+		// Only the change and its context, not the whole file.
+		expect((await diff.innerText()).split('\n').length).toBeLessThan(12);
+
+		await step.getByRole('button', { name: 'Copy the new text' }).click();
+		await expect(step.getByRole('button', { name: 'Copied' })).toBeVisible();
+		const copied = await page.evaluate(() => navigator.clipboard.readText());
+		expect(copied).toContain('// Reviewed by the instructor');
+
+		// The person makes and saves the edit.
+		await page.locator('.monaco-editor .view-lines').first().click();
+		await page.keyboard.press('Control+A');
+		await page.keyboard.press('Control+V');
+		await page.keyboard.press('Control+S');
+		await expect(page.getByRole('tab', { name: /require-session\.ts/ })).not.toContainText('●');
+		await sendToAgent(page, 'Done.');
+		await expect(agent).toContainText('A human changed the file since I read it.', {
+			timeout: 60_000
+		});
+	});
+});

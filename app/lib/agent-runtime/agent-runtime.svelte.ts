@@ -67,6 +67,8 @@ export interface AgentRuntimeOptions {
 	/** Every file of the workspace now (for the export and verify). */
 	snapshot: () => Map<string, Uint8Array>;
 	toolVersion: string;
+	/** Opens a file in the editor (a human step's "Open", a tool card). */
+	openFile?: (path: string) => void | Promise<void>;
 }
 
 /**
@@ -387,6 +389,15 @@ export class AgentRuntime {
 			new TextEncoder().encode(traceJsonl(await this.options.ledger.events())),
 			'application/x-ndjson'
 		);
+	}
+
+	/** A workspace file's text now, or null when there is no such file. */
+	readText(path: string): Promise<string | null> {
+		return readText(this.options.fs, path);
+	}
+
+	openFile(path: string): void {
+		void this.options.openFile?.(path);
 	}
 
 	blob(hash: string): Promise<Uint8Array | null> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentUIMessage } from '../agent/agent-tools.js';
-import { renderedParts } from './message-parts.js';
+import { readableInput, renderedParts } from './message-parts.js';
 
 describe('renderedParts', () => {
 	it('turns text and tool parts into what the chat shows', () => {
@@ -51,5 +51,19 @@ describe('renderedParts', () => {
 			code: 'scope_violation'
 		});
 		expect(parts[3]).toMatchObject({ tool: 'execute_command', subject: 'ls', status: 'running' });
+	});
+});
+
+describe('readableInput', () => {
+	it('shows strings with their real line breaks and other values as JSON', () => {
+		expect(
+			readableInput({ path: 'src/a.ts', content: 'a\n\tb\n', recursive: true, list: [1] })
+		).toEqual([
+			{ key: 'path', value: 'src/a.ts' },
+			{ key: 'content', value: 'a\n\tb\n' },
+			{ key: 'recursive', value: 'true' },
+			{ key: 'list', value: '[1]' }
+		]);
+		expect(readableInput('raw')).toEqual([{ key: 'input', value: 'raw' }]);
 	});
 });

@@ -75,3 +75,16 @@ function parseToolError(text: string | undefined): { code: string; message: stri
 	}
 	return { code: 'error', message: text };
 }
+
+/**
+ * A tool call's input as fields a person reads: strings as they are (a file's content with its
+ * real line breaks and tabs, not JSON's `\n\t`), other values as compact JSON.
+ */
+export function readableInput(input: unknown): { key: string; value: string }[] {
+	if (typeof input !== 'object' || input === null || Array.isArray(input))
+		return [{ key: 'input', value: typeof input === 'string' ? input : JSON.stringify(input) }];
+	return Object.entries(input as Record<string, unknown>).map(([key, value]) => ({
+		key,
+		value: typeof value === 'string' ? value : JSON.stringify(value)
+	}));
+}

@@ -109,6 +109,18 @@ describe('describeProviderError', () => {
 		});
 	});
 
+	it('the Server provider’s 503: the route’s whole sentence, not cut off, no "try again"', () => {
+		const sentence =
+			'The server has no model configured. Set THREADLINE_PROVIDER (openai, anthropic, google, openrouter, openai-compatible), THREADLINE_MODEL and the provider’s key (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, OPENROUTER_API_KEY; THREADLINE_BASE_URL for openai-compatible) in the server’s environment and restart it, or choose another provider in Settings.';
+		expect(sentence.length).toBeGreaterThan(300);
+		for (const error of [new Error(sentence), apiError(503, JSON.stringify({ error: sentence }))]) {
+			const description = describeProviderError(error, { provider: 'server', model: '' });
+			expect(description.kind).toBe('server');
+			expect(description.message).toBe(`The Server provider is not available: ${sentence}`);
+			expect(description.message).not.toMatch(/try again in a moment|…/);
+		}
+	});
+
 	it('other 4xx: the request was rejected, with the provider’s reason', () => {
 		const description = describeProviderError(
 			apiError(

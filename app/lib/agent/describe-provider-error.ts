@@ -47,6 +47,17 @@ export function describeProviderError(
 	if (isAbort(innermost)) return { kind: 'aborted', message: 'Stopped.' };
 
 	const status = statusOf(innermost);
+	// The app's own /api/chat route writes its refusals (503: no model configured) for people:
+	// show them whole, never cut off and never "try again in a moment" when retrying cannot help.
+	if (settings?.provider === 'server' && (status === undefined || status === 503)) {
+		const said = status === undefined ? messageOf(innermost) : providerDetail(innermost, false);
+		if (said?.trim())
+			return {
+				kind: 'server',
+				...(status === undefined ? {} : { status }),
+				message: `The Server provider is not available: ${redact(said.trim())}`
+			};
+	}
 	if (status === 401 || status === 403) {
 		return {
 			kind: 'auth',
@@ -178,19 +189,20 @@ function isNetworkFailure(error: unknown): boolean {
 }
 
 /** The provider's own explanation from an OpenAI/Anthropic/Google style error body. */
-function providerDetail(error: unknown): string | undefined {
+function providerDetail(error: unknown, shorten = true): string | undefined {
 	if (typeof error !== 'object' || error === null) return undefined;
 	const record = error as Record<string, unknown>;
+	const cut = (text: string) => (shorten ? truncate(text) : text);
 	const fromData = errorMessageIn(record.data);
-	if (fromData) return truncate(fromData);
+	if (fromData) return cut(fromData);
 	if (typeof record.responseBody === 'string') {
 		try {
 			const fromBody = errorMessageIn(JSON.parse(record.responseBody));
-			if (fromBody) return truncate(fromBody);
+			if (fromBody) return cut(fromBody);
 		} catch {
 			const body = record.responseBody.trim();
 			// HTML error pages say nothing useful.
-			if (body && !body.startsWith('<')) return truncate(body);
+			if (body && !body.startsWith('<')) return cut(body);
 		}
 	}
 	return undefined;

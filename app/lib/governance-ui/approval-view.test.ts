@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalPrompt } from '../../../hooks/pipeline/ports.js';
 import {
+	askedBecause,
+	extraReasons,
 	approvalHeading,
 	approvalKind,
 	commandClassificationLabel,
@@ -139,5 +141,22 @@ describe('inputPreview', () => {
 		cyclic.self = cyclic;
 		expect(inputPreview(cyclic)).toBe('[object Object]');
 		expect(inputPreview(undefined)).toBe('undefined');
+	});
+});
+
+describe('askedBecause and extraReasons', () => {
+	it('says why in plain words, never a hook name alone', () => {
+		expect(askedBecause('approval-policy')).toBe(
+			'this scenario asks you before any change or risky command'
+		);
+		expect(askedBecause('approval-policy, protected-intent')).toMatch(/; the intent is protected/);
+		expect(askedBecause('approval-policy, approval-policy')).not.toMatch(/;/);
+		expect(askedBecause('hooks-yaml')).toBe('a rule of this scenario (hooks-yaml)');
+	});
+
+	it('drops the classification reasons already shown', () => {
+		expect(extraReasons(['deletes files', 'writes a.txt'], ['deletes files '])).toEqual([
+			'writes a.txt'
+		]);
 	});
 });

@@ -111,3 +111,30 @@ export function inputPreview(input: unknown): string {
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** The hooks that can ask, in words a learner reads (no hook names). */
+const askerWords: Record<string, string> = {
+	'approval-policy': 'this scenario asks you before any change or risky command',
+	'protected-intent': 'the intent is protected (.intentignore): every change under it needs you',
+	'command-policy': 'the command can change or delete things',
+	scope: 'the change reaches outside the intent’s files'
+};
+
+/** Why the person is asked, in plain words, e.g. for "approval-policy, protected-intent". */
+export function askedBecause(hooks: string): string {
+	const names = hooks
+		.split(',')
+		.map((name) => name.trim())
+		.filter(Boolean);
+	const words = [
+		...new Set(names.map((name) => askerWords[name] ?? `a rule of this scenario (${name})`))
+	];
+	if (words.length === 0) return 'a rule of this scenario';
+	return words.join('; ');
+}
+
+/** The command's classification reasons that the modal's reasons do not already say. */
+export function extraReasons(commandReasons: readonly string[], shown: readonly string[]) {
+	const seen = new Set(shown.map((reason) => reason.trim()));
+	return commandReasons.filter((reason) => !seen.has(reason.trim()));
+}

@@ -343,7 +343,8 @@ export class IdeSession {
 			runner: sandbox,
 			capabilities: sandbox.capabilities,
 			snapshot: () => store.snapshot(),
-			toolVersion: threadlineVersion
+			toolVersion: threadlineVersion,
+			openFile: (path) => workspace.open(path)
 		});
 		if ('problem' in created) {
 			this.agentProblem = created.problem;

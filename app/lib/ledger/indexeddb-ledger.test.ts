@@ -454,6 +454,34 @@ describe('IndexedDbLedger', () => {
 		expect((await reopened.events()).map((event) => event.seq)).toEqual([1]);
 		expect(reopened.stateKeys()).toEqual([]);
 	});
+
+	it('restores an imported history verbatim, and a broken one is kept but not extended', async () => {
+		const source = await openBoth(freshDatabaseName());
+		await source.ledger.append([lesson('one'), lesson('two')]);
+		const events = [...(await source.ledger.events())];
+		const { store, ledger, name } = await openBoth(freshDatabaseName(), { 'old.txt': 'old' });
+		const integrity = await ledger.restoreHistory({ 'a.txt': bytes('a') }, events, {
+			'imported-export': { ok: true }
+		});
+		expect(integrity).toEqual({ ok: true });
+		expect(await ledger.events()).toEqual(events);
+		expect((await ledger.append([lesson('three')]))[0]).toMatchObject({ seq: 3 });
+		await store.close();
+		const reopenedStore = await openStore(name);
+		const reopened = await IndexedDbLedger.open({ store: reopenedStore });
+		expect([...reopenedStore.snapshot().keys()]).toEqual(['a.txt']);
+		expect((await reopened.events()).map((event) => event.seq)).toEqual([1, 2, 3]);
+		expect(reopened.state('imported-export')).toEqual({ ok: true });
+
+		const forged = events.map((event, index) =>
+			index === 0 && event.type === 'lesson-record' ? { ...event, lesson: 'forged' } : event
+		);
+		const broken = await openBoth(freshDatabaseName());
+		const check = await broken.ledger.restoreHistory({}, forged);
+		expect(check.ok).toBe(false);
+		expect(broken.ledger.writable).toBe(false);
+		expect(JSON.stringify(await broken.ledger.events())).toContain('forged');
+	});
 });
 
 describe('IndexedDbLedger: the verified checkpoint', () => {

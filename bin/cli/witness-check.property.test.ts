@@ -207,6 +207,9 @@ describe('witnessed verify (property): every rewrite of a witnessed prefix is de
 	it('against the server copy: the first rewritten event or the truncation is named', () => {
 		fc.assert(
 			fc.property(scenario, ({ honest, change, dropReceipts }) => {
+				// With one witnessed event there is nothing to reorder inside the witnessed prefix
+				// (swapping it with the unwitnessed receipt and dropping receipts is no rewrite).
+				fc.pre(!(change.kind === 'reorder' && honest.server.length < 2));
 				const forged = rewrite(honest.events, change, dropReceipts);
 				const comparison = compareWithServer(forged.events, honest.server);
 				const detected = comparison.firstDifference !== null || comparison.truncated !== null;

@@ -3,6 +3,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseIntents } from '../../hooks/intents/parse-intents.js';
+import { renderIntentMap } from '../../hooks/ledger/intent-map.js';
 import { canonicalJson } from '../../hooks/ledger/canonical-json.js';
 import { hashAuditEvent } from '../../hooks/ledger/ledger-chain.js';
 import { genesisHash, type LedgerEvent } from '../../hooks/ledger/ledger-event.js';
@@ -41,6 +43,14 @@ async function exportWith(events: readonly LedgerEvent[]): Promise<string> {
 	await writeFile(
 		join(copy, '.orchestration', 'audit.jsonl'),
 		events.map((event) => canonicalJson(event) + '\n').join('')
+	);
+	// The exporter derives intent_map.md from the whole ledger (receipts included); so must we.
+	const intents = parseIntents(
+		await readFile(join(copy, '.orchestration', 'active_intents.yaml'), 'utf8')
+	);
+	await writeFile(
+		join(copy, '.orchestration', 'intent_map.md'),
+		renderIntentMap(events, intents.ok ? intents.document.intents : [])
 	);
 	return copy;
 }

@@ -139,6 +139,9 @@ export interface MixedLedger {
 const encoder = new TextEncoder();
 
 /** 23 events of every kind, appended one by one and in batches, with a matching workspace. */
+/** The `active_intents.yaml` the fixture's starting snapshot records. */
+export const fixtureIntentsYaml = 'active_intents: []\n';
+
 export async function buildMixedLedger(clock: Clock = steppingClock()): Promise<MixedLedger> {
 	const readme = '# Demo\n\nA scenario.\n';
 	const login = 'export function login(user) {\n\treturn check(user);\n}\n';
@@ -159,8 +162,12 @@ export async function buildMixedLedger(clock: Clock = steppingClock()): Promise<
 			files: {
 				'README.md': await contentHash(readme),
 				'src/auth/login.ts': await contentHash(login),
-				'src/legacy.ts': await contentHash(legacy)
-			}
+				'src/legacy.ts': await contentHash(legacy),
+				// The intents file the fixtures' exports carry, so verify can check it.
+				'.orchestration/active_intents.yaml': await contentHash(fixtureIntentsYaml)
+			},
+			// No AGENT.md at the start: verify recomputes it from the lessons alone.
+			texts: {}
 		}
 	]);
 	await ledger.append([

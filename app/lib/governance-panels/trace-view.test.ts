@@ -195,7 +195,7 @@ describe('buildTraceRows on a real mixed ledger', () => {
 			target: 'src/other.ts',
 			code: 'scope_violation'
 		});
-		expect(rows.find((row) => row.type === 'workspace-snapshot')?.detail).toBe('3 files');
+		expect(rows.find((row) => row.type === 'workspace-snapshot')?.detail).toBe('4 files');
 		expect(rows.find((row) => row.type === 'lesson-record')?.detail).toBe(
 			'Ask before deleting legacy modules.'
 		);

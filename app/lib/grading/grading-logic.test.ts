@@ -52,14 +52,17 @@ describe('time travel', () => {
 	it('rebuilds the workspace at each event from the snapshot and the records', async () => {
 		const { events, workspace } = await buildMixedLedger();
 		expect([...workspaceAt(events, 0).keys()]).toEqual([
+			'.orchestration/active_intents.yaml',
 			'README.md',
 			'src/auth/login.ts',
 			'src/legacy.ts'
 		]);
 		const end = workspaceAt(events, events.length - 1);
-		const expected = [...workspace.keys()]
-			.filter((path) => !path.startsWith('.orchestration/'))
-			.sort();
+		// The workspace's files plus the intents file the starting snapshot records.
+		const expected = [
+			'.orchestration/active_intents.yaml',
+			...[...workspace.keys()].filter((path) => !path.startsWith('.orchestration/'))
+		].sort();
 		expect([...end.keys()]).toEqual(expected);
 		const firstWrite = events.findIndex((event) => event.type === 'mutation-record');
 		expect(workspaceAt(events, firstWrite - 1).has('src/auth/jwt.ts')).toBe(false);

@@ -34,13 +34,13 @@ scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {
 		let auditJsonl: string | Iterable<Uint8Array>;
 		let traceJsonl: string | Iterable<Uint8Array>;
 		let total: number;
-		if (request.kind === 'events') {
+		if (request.kind === 'events' && request.files) {
 			// Exactly what "Export .orchestration" would write, `.orchestration/` included.
 			const input = exportVerifyInput({
 				events: request.events,
 				activeIntentsYaml: request.activeIntentsYaml,
 				intents: request.intents,
-				files: request.files ?? new Map()
+				files: request.files
 			});
 			const total = countLines(input.auditJsonl as string);
 			post({ kind: 'progress', checked: 0, total });
@@ -56,12 +56,13 @@ scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {
 			traceJsonl = chunksOf(request.trace);
 			total = countNewlines(request.audit);
 		} else {
-			const events = await readStoredEvents(request);
+			// No workspace given: the two chains and the records only (the report says so).
+			const events = request.kind === 'events' ? request.events : await readStoredEvents(request);
 			const exported = exportOrchestration({
 				events,
-				activeIntentsYaml: '',
+				activeIntentsYaml: request.kind === 'events' ? request.activeIntentsYaml : '',
 				agentMd: '',
-				intents: []
+				intents: request.kind === 'events' ? request.intents : []
 			});
 			auditJsonl = exported.get('audit.jsonl') ?? '';
 			traceJsonl = exported.get('agent_trace.jsonl') ?? '';

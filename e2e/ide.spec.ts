@@ -123,15 +123,13 @@ test.describe('the IDE on the default scenario', () => {
 		page
 	}) => {
 		await openIde(page);
-		await runInTerminal(
-			page,
-			'echo forged > .orchestration/active_intents.yaml; echo kept > kept-by-terminal.txt'
-		);
+		// Short enough not to wrap in the terminal (the helper waits for the typed line).
+		await runInTerminal(page, 'echo forged > .orchestration/AGENT.md; echo k > kept.txt');
 		await expect(
-			page.getByRole('status').filter({ hasText: 'Refused .orchestration/active_intents.yaml' })
+			page.getByRole('status').filter({ hasText: 'Refused .orchestration/AGENT.md' })
 		).toBeVisible();
-		await expect(treeItem(page, 'kept-by-terminal.txt')).toBeVisible();
-		await runInTerminal(page, 'head -c 60 .orchestration/active_intents.yaml');
+		await expect(treeItem(page, 'kept.txt')).toBeVisible();
+		await runInTerminal(page, 'head -c 60 .orchestration/AGENT.md');
 		expect(await terminalText(page)).not.toMatch(/\$ head[^\n]*\n\s*forged/);
 	});
 });

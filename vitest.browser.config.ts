@@ -41,6 +41,11 @@ export default defineConfig({
 			'quickjs-emscripten-core',
 			'@jitl/quickjs-wasmfile-release-sync',
 			'@jitl/quickjs-wasmfile-release-sync/emscripten-module',
+			// Loaded lazily by the Worker's runtime, search and verify: listed for the same reason.
+			'sucrase',
+			'hash-wasm',
+			're2js',
+			'fflate',
 			// The governance components' dependencies (Monaco and its YAML worker included): one
 			// discovered mid-run makes Vite re-optimize, and the page then fails to fetch the old
 			// chunks ("Failed to fetch dynamically imported module").

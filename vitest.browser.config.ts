@@ -43,7 +43,6 @@ export default defineConfig({
 			'@jitl/quickjs-wasmfile-release-sync/emscripten-module',
 			// Loaded lazily by the Worker's runtime, search and verify: listed for the same reason.
 			'sucrase',
-			'hash-wasm',
 			're2js',
 			'fflate',
 			// The governance components' dependencies (Monaco and its YAML worker included): one

@@ -74,8 +74,8 @@ export interface LineShellSession {
 	/** Workspace-relative working folder ('' is the root), for the prompt. */
 	readonly cwd: string;
 	/**
-	 * Runs a line as a transaction when `review` is given (see ExecOptions.review): the person's
-	 * terminal refuses protected paths this way and records the rest.
+	 * Runs a line as a transaction (see ExecOptions.review): the person's terminal refuses
+	 * protected paths this way and records the rest; without a review nothing is committed.
 	 */
 	run(
 		line: string,

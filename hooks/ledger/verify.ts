@@ -17,7 +17,7 @@ export interface VerifyInput {
 	 * (derived files recomputed, governance files against their last recorded version).
 	 */
 	orchestrationFiles?: ReadonlyMap<string, Uint8Array>;
-	/** A synchronous sha256 for the two chains (the CLI passes Node's); hash-wasm otherwise. */
+	/** A synchronous sha256 for the two chains (the CLI passes Node's); the plain-JS one otherwise. */
 	hasher?: SyncContentHasher;
 	/** Audit lines read so far, every few thousand lines (for a progress line or bar). */
 	onProgress?: (auditLinesRead: number) => void;

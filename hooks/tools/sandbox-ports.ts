@@ -81,8 +81,9 @@ export interface ExecOptions {
 	onOutput?: (chunk: string) => void;
 	/**
 	 * Runs the command as a transaction: called once when the command ends, before anything it
-	 * changed reaches the workspace, while the sandbox runs nothing else. Without it every change
-	 * is committed (ungoverned callers: tests, the CLI's own set-up).
+	 * changed reaches the workspace, while the sandbox runs nothing else. Without it nothing is
+	 * committed (fail closed): callers with nothing to govern (tests, the CLI's throw-away
+	 * sandboxes) pass sandbox/commit-every-change.ts.
 	 */
 	review?: (proposal: ChangeProposal) => Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { committingEverything } from './committing-sandbox.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileChange, FileWatchEvent } from '../../hooks/tools/sandbox-ports.js';
 import type { Sandbox } from '../sandbox.js';
@@ -23,7 +24,8 @@ export function describeSandboxContract(name: string, createSandbox: () => Promi
 			}));
 
 		beforeEach(async () => {
-			sandbox = await createSandbox();
+			// The contract is about what commands do; governing them is tested with a review.
+			sandbox = committingEverything(await createSandbox());
 		});
 
 		afterEach(async () => {

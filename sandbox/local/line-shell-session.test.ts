@@ -1,9 +1,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkerLocalSandbox } from '../browser/worker-local-sandbox.js';
+import { createWorkerLocalSandbox as createWorkerLocalSandboxWithoutReview } from '../browser/worker-local-sandbox.js';
 import type { LineShellSession, Sandbox } from '../sandbox.js';
 import { createInProcessShellWorker } from '../worker/in-process-shell-worker.js';
-import { createLocalSandbox, type LocalSandboxOptions } from './local-sandbox.js';
+import {
+	createLocalSandbox as createLocalSandboxWithoutReview,
+	type LocalSandboxOptions
+} from './local-sandbox.js';
 import { MemoryWorkspaceFiles } from './memory-workspace-files.js';
+import { committingEverything } from '../contract/committing-sandbox.js';
+
+// These tests are about what commands do: every change is committed (see committing-sandbox.ts).
+const createWorkerLocalSandbox = async (
+	...parameters: Parameters<typeof createWorkerLocalSandboxWithoutReview>
+) => committingEverything(await createWorkerLocalSandboxWithoutReview(...parameters));
+
+const createLocalSandbox = async (
+	...parameters: Parameters<typeof createLocalSandboxWithoutReview>
+) => committingEverything(await createLocalSandboxWithoutReview(...parameters));
 
 const backends: [string, (options: LocalSandboxOptions) => Promise<Sandbox>][] = [
 	['in this thread', (options) => createLocalSandbox(options)],

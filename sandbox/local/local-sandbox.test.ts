@@ -7,8 +7,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { describeSandboxContract } from '../contract/sandbox-contract.js';
 import type { Sandbox } from '../sandbox.js';
 import { DiskWorkspaceFiles } from './disk-workspace-files.js';
-import { createLocalSandbox, localSandboxDescription } from './local-sandbox.js';
+import {
+	createLocalSandbox as createLocalSandboxWithoutReview,
+	localSandboxDescription
+} from './local-sandbox.js';
 import { MemoryWorkspaceFiles } from './memory-workspace-files.js';
+import { committingEverything } from '../contract/committing-sandbox.js';
+
+// These tests are about what commands do: every change is committed (see committing-sandbox.ts).
+const createLocalSandbox = async (
+	...parameters: Parameters<typeof createLocalSandboxWithoutReview>
+) => committingEverything(await createLocalSandboxWithoutReview(...parameters));
 
 const temporaryFolders: string[] = [];
 
@@ -39,6 +48,20 @@ describe('local sandbox', () => {
 	afterEach(async () => {
 		await sandbox?.dispose();
 		sandbox = undefined;
+	});
+
+	it('without a review commits nothing: a caller that forgets to govern loses the writes (fail closed)', async () => {
+		const files = new MemoryWorkspaceFiles({ 'a.txt': 'a\n' });
+		sandbox = await createLocalSandboxWithoutReview({ files });
+		const result = await sandbox.exec('echo b > a.txt; mkdir made; echo c > made/c.txt');
+		expect(result.changes).toEqual([]);
+		expect(result.refused?.map((entry) => entry.path)).toEqual(['a.txt', 'made', 'made/c.txt']);
+		expect(decoder.decode(await files.read('a.txt'))).toBe('a\n');
+		expect(await files.stat('made')).toBeNull();
+		const session = await sandbox.openShell({ cols: 80, rows: 24 });
+		if (session.mode !== 'line') throw new Error('the local terminal is line-based');
+		await session.run('echo typed > typed.txt');
+		expect(await files.stat('typed.txt')).toBeNull();
 	});
 
 	it('ends an endless loop through the command limit and says so', async () => {

@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../sandbox.js';
-import { createLocalSandbox } from './local-sandbox.js';
+import { createLocalSandbox as createLocalSandboxWithoutReview } from './local-sandbox.js';
 import { MemoryWorkspaceFiles } from './memory-workspace-files.js';
 import { nodeCommandHelp, parseNodeArguments } from './node-command.js';
+import { committingEverything } from '../contract/committing-sandbox.js';
+
+// These tests are about what commands do: every change is committed (see committing-sandbox.ts).
+const createLocalSandbox = async (
+	...parameters: Parameters<typeof createLocalSandboxWithoutReview>
+) => committingEverything(await createLocalSandboxWithoutReview(...parameters));
 
 describe('parseNodeArguments', () => {
 	it('reads -e, -p, a file, stdin and the informational options', () => {

@@ -49,7 +49,7 @@ export interface ShellRunRequest {
 	env?: Record<string, string>;
 	timeoutMs: number;
 	signal?: AbortSignal;
-	/** The transaction's check (see ExecOptions.review); without it everything is committed. */
+	/** The transaction's check (see ExecOptions.review); without it nothing is committed. */
 	review?: (proposal: ChangeProposal) => Promise<void>;
 }
 
@@ -226,8 +226,9 @@ export class ShellSandbox implements Sandbox {
 			}
 		};
 		try {
+			// No review, no commit: a caller that forgets to govern a command loses its writes
+			// rather than bypassing the hooks (ungoverned callers pass commitEveryChange).
 			if (review) await review(proposal);
-			else if (proposed.length > 0) await proposal.commit(proposed.map((entry) => entry.path));
 		} finally {
 			settled = true;
 		}

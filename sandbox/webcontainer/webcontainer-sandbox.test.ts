@@ -8,6 +8,7 @@ import {
 	type FakeWebContainerApi,
 	type FakeWebContainerOptions
 } from './fake-webcontainer.js';
+import { committingEverything } from '../contract/committing-sandbox.js';
 
 type SandboxModule = typeof import('./webcontainer-sandbox.js');
 
@@ -61,7 +62,13 @@ async function start(
 		echoWindowMs: 20
 	});
 	opened.push(sandbox);
-	return { module, api, sandbox, container: api.containers[0] as FakeContainer };
+	// Most tests are about what commands do, so every change is committed unless a test reviews.
+	return {
+		module,
+		api,
+		sandbox: committingEverything(sandbox),
+		container: api.containers[0] as FakeContainer
+	};
 }
 
 afterEach(async () => {
@@ -505,6 +512,16 @@ describe('WebContainer sandbox: exec', () => {
 		expect(text(await container.fs.readFile('.git/config'))).toBe('core\n');
 		expect(text(await container.fs.readFile('src/a.ts'))).toBe('a\n');
 		expect(container.fs.nodes.has('.orchestration')).toBe(false);
+	});
+
+	it('without a review nothing is committed: everything is put back (fail closed)', async () => {
+		const { container } = await start({ 'src/a.ts': 'a\n' });
+		// The sandbox as created, without the tests' committing wrapper.
+		const ungoverned = opened.at(-1) as Sandbox;
+		const result = await ungoverned.exec('echo b > src/a.ts; mkdir src/new');
+		expect(result.changes).toEqual([]);
+		expect(text(await container.fs.readFile('src/a.ts'))).toBe('a\n');
+		expect(container.fs.nodes.has('src/new')).toBe(false);
 	});
 
 	it('a review that commits nothing discards everything', async () => {

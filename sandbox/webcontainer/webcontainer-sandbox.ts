@@ -353,7 +353,7 @@ class WebContainerSandbox implements Sandbox {
 		const output = new OutputCollector(options.onOutput);
 		if (options.signal?.aborted) return finish(output, 124, [], 'aborted', timeoutMs);
 
-		if (options.review && this.ungovernedBecause) {
+		if (this.ungovernedBecause) {
 			throw new Error(
 				`This WebContainer sandbox can no longer run governed commands: ${this.ungovernedBecause}`
 			);
@@ -455,9 +455,9 @@ class WebContainerSandbox implements Sandbox {
 				committed = proposed.filter((entry) => chosen.has(entry.path));
 			}
 		};
-		if (!review) return proposed;
 		try {
-			await review(proposal);
+			// No review, no commit (see ExecOptions.review): everything is put back.
+			if (review) await review(proposal);
 		} finally {
 			// A review that committed nothing (or failed) discards everything.
 			if (!committed) {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-	createWorkerLocalSandbox,
+	createWorkerLocalSandbox as createWorkerLocalSandboxWithoutReview,
 	type WorkerLocalSandboxOptions
 } from '../browser/worker-local-sandbox.js';
 import { describeSandboxContract } from '../contract/sandbox-contract.js';
@@ -11,6 +11,12 @@ import {
 	type InProcessShellWorker
 } from './in-process-shell-worker.js';
 import type { ShellWorkerHandle } from './shell-worker-protocol.js';
+import { committingEverything } from '../contract/committing-sandbox.js';
+
+// These tests are about what commands do: every change is committed (see committing-sandbox.ts).
+const createWorkerLocalSandbox = async (
+	...parameters: Parameters<typeof createWorkerLocalSandboxWithoutReview>
+) => committingEverything(await createWorkerLocalSandboxWithoutReview(...parameters));
 
 // The Worker's code over a MessageChannel: the protocol, cloning and replica logic of the browser
 // sandbox, in Node. Terminating a real Worker (a loop that never yields) is covered in Chromium by

@@ -3,8 +3,14 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox.js';
-import { createLocalSandbox } from '../local-sandbox.js';
+import { createLocalSandbox as createLocalSandboxWithoutReview } from '../local-sandbox.js';
 import { MemoryWorkspaceFiles } from '../memory-workspace-files.js';
+import { committingEverything } from '../../contract/committing-sandbox.js';
+
+// These tests are about what commands do: every change is committed (see committing-sandbox.ts).
+const createLocalSandbox = async (
+	...parameters: Parameters<typeof createLocalSandboxWithoutReview>
+) => committingEverything(await createLocalSandboxWithoutReview(...parameters));
 
 /** What only the offline runtime does (real Node has npm and the network; see the conformance suite for the rest). */
 

@@ -3,7 +3,13 @@ import { describeSandboxContract } from '../contract/sandbox-contract.js';
 import { IndexedDbWorkspaceFiles } from '../local/indexeddb-workspace-files.js';
 import { MemoryWorkspaceFiles } from '../local/memory-workspace-files.js';
 import type { Sandbox } from '../sandbox.js';
-import { createWorkerLocalSandbox } from './worker-local-sandbox.js';
+import { committingEverything } from '../contract/committing-sandbox.js';
+import { createWorkerLocalSandbox as createWorkerLocalSandboxWithoutReview } from './worker-local-sandbox.js';
+
+// These tests are about what commands do: every change is committed (see committing-sandbox.ts).
+const createWorkerLocalSandbox = async (
+	...parameters: Parameters<typeof createWorkerLocalSandboxWithoutReview>
+) => committingEverything(await createWorkerLocalSandboxWithoutReview(...parameters));
 
 // Runs in Chromium (vitest.browser.config.ts): a real module Worker, real IndexedDB, QuickJS's
 // wasm served by Vite under COEP require-corp.

@@ -12,24 +12,31 @@ const expectations: readonly string[] = ['ok', ...toolErrorCodes];
 export function checkDemoScript(text: string): YamlMessage[] {
 	const parsed = parseReplayScript(text);
 	if (!parsed.ok) return sortByPosition(parsed.errors);
-	const read = readYamlWithPositions(text);
-	if (!read.ok) return read.errors;
-	const problems: YamlMessage[] = [];
+	// Positions need a second parse of the whole script: only when there is a problem to place
+	// (the IDE checks the built-in scenario's long demo on every load).
+	const found: { path: (string | number)[]; message: string }[] = [];
 	parsed.script.steps.forEach((step, index) => {
 		if (!('call' in step)) return;
 		if (step.expect !== undefined && !expectations.includes(step.expect)) {
-			problems.push({
-				...read.yaml.valueAt(['steps', index, 'expect']),
+			found.push({
+				path: ['steps', index, 'expect'],
 				message: `expect must be ok or a ToolError code (${toolErrorCodes.join(', ')}), got "${step.expect}"`
 			});
 		}
 		// Calling an unknown tool on purpose is fine when the author expects it to be refused.
 		if (!isKnownTool(step.call) && step.expect !== 'invalid_input') {
-			problems.push({
-				...read.yaml.valueAt(['steps', index, 'call']),
+			found.push({
+				path: ['steps', index, 'call'],
 				message: `unknown tool "${step.call}"; the tools are ${Object.keys(toolInputSchemas).join(', ')}`
 			});
 		}
 	});
+	if (found.length === 0) return [];
+	const read = readYamlWithPositions(text);
+	if (!read.ok) return read.errors;
+	const problems: YamlMessage[] = found.map(({ path, message }) => ({
+		...read.yaml.valueAt(path),
+		message
+	}));
 	return problems;
 }

@@ -72,6 +72,11 @@ export class IdeSession {
 
 	private store: IndexedDbWorkspaceFiles | null = null;
 	private sandbox: Sandbox | null = null;
+	/**
+	 * The agent starts after the IDE is ready (its code, the AI SDK and the demo script's
+	 * validation are off the path to the tree and the editor); whatever needs it awaits this.
+	 */
+	private agentStarting: Promise<void> = Promise.resolve();
 	private stopStorageWatch: (() => void) | null = null;
 	private ledger: IndexedDbLedger | null = null;
 	private tabs: TabCoordination | null = null;
@@ -122,6 +127,10 @@ export class IdeSession {
 			this.stopStorageWatch = this.store.onPersistError((problem) => {
 				this.storageProblem = problem ? problem.message : null;
 			});
+			// Monaco (~700 KB gzip) is fetched and compiled on this thread while the shell Worker
+			// boots on another core, so the first file opens at once (measured: the main thread
+			// sat idle for about a second here).
+			preloadEditor();
 			await this.startSandbox();
 			this.status = 'ready';
 		} catch (error) {
@@ -221,10 +230,12 @@ export class IdeSession {
 			if (refused.length || folderChangesOfEntries(review.allowed).length)
 				void this.workspace?.refresh();
 		};
-		if (this.agent && this.ledger?.writable)
-			return this.agent.pipeline.terminalReview({ onReviewed });
-		// No ledger to write here (another tab writes it): still refuse protected paths.
 		return async (proposal) => {
+			// A line run while the agent still starts waits for it: its pipeline records the change.
+			await this.agentStarting;
+			if (this.agent && this.ledger?.writable)
+				return this.agent.pipeline.terminalReview({ onReviewed })(proposal);
+			// No ledger to write here (another tab writes it): still refuse protected paths.
 			const review = reviewEntryChanges(proposal.entries, personPathCheck);
 			await proposal.commit(review.allowed.map((entry) => entry.path));
 			if (review.allowed.length)
@@ -314,6 +325,8 @@ export class IdeSession {
 		// A person's saves are human edits recorded by the pipeline (bound once the agent exists).
 		const workspace: Workspace = new Workspace(started.sandbox.fs, {
 			saveAsHuman: async (path, content) => {
+				// A save while the agent still starts waits for it: the pipeline records human edits.
+				await this.agentStarting;
 				if (this.agent) await this.agent.pipeline.recordHumanEdit({ path, content });
 				else if (content === null) await started.sandbox.fs.rm(path);
 				else await started.sandbox.fs.writeFile(path, content);
@@ -324,7 +337,10 @@ export class IdeSession {
 		this.shell = governShellSession(await started.sandbox.openShell({ cols: 100, rows: 24 }), () =>
 			this.terminalReview()
 		);
-		await this.startAgent(started.sandbox, workspace);
+		this.agentStarting = this.startAgent(started.sandbox, workspace).catch((error: unknown) => {
+			this.agent = null;
+			this.agentProblem = `The agent could not start: ${error instanceof Error ? error.message : String(error)}. Reload the page to try again.`;
+		});
 	}
 
 	private async startAgent(sandbox: Sandbox, workspace: Workspace): Promise<void> {
@@ -356,6 +372,8 @@ export class IdeSession {
 	}
 
 	private async stopSandbox(): Promise<void> {
+		// An agent still starting would otherwise appear after the sandbox it uses is gone.
+		await this.agentStarting;
 		this.agent?.dispose();
 		this.agent = null;
 		this.shell?.dispose();
@@ -365,6 +383,12 @@ export class IdeSession {
 		await this.sandbox?.dispose();
 		this.sandbox = null;
 	}
+}
+
+function preloadEditor(): void {
+	void import('../editor/monaco-loader.js')
+		.then((module) => module.loadMonaco())
+		.catch(() => undefined); // Opening a file loads it again and shows the error there.
 }
 
 type LedgerLike = Parameters<IndexedDbLedger['restoreHistory']>[1][number];

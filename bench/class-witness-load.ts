@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startServer } from './start-server.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -58,33 +59,15 @@ async function startClassServer(
 	environment: Record<string, string>
 ): Promise<{ child: ChildProcess; url: string }> {
 	const port = await freePort();
-	const child = spawn(process.execPath, ['server.js'], {
-		env: {
-			...process.env,
+	const child = await startServer(port, {
+		environment: {
 			...environment,
-			PORT: String(port),
-			HOST: '127.0.0.1',
 			THREADLINE_CLASS_CODE: classCode,
 			THREADLINE_INSTRUCTOR_TOKEN: instructorToken,
 			THREADLINE_CLASS_ADDRESS_RATE: '1000',
 			THREADLINE_CLASS_RATE: '100000'
 		},
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
-	await new Promise<void>((resolve, reject) => {
-		const timer = setTimeout(
-			() => reject(new Error('the class server did not start within 120 s')),
-			120_000
-		);
-		child.stdout?.on('data', (chunk: Buffer) => {
-			if (chunk.toString().includes('listening')) {
-				clearTimeout(timer);
-				resolve();
-			}
-		});
-		child.on('exit', (code) =>
-			reject(new Error(`server.js exited with ${code} (run \`npm run build\` first)`))
-		);
+		startTimeoutMs: 120_000
 	});
 	return { child, url: `http://127.0.0.1:${port}` };
 }

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium } from 'playwright';
+import { startServer } from './start-server.js';
 import { chromiumArguments, chromiumExecutablePath } from '../e2e/chromium.js';
 import { summarize } from './statistics.js';
 
@@ -71,27 +71,4 @@ export async function editorInteractiveFigures(runs = 5): Promise<{
 		budget: { editor_interactive_median_ms: 1_200 },
 		within_budget: editor.median_ms <= 1_200
 	};
-}
-
-async function startServer(port: number): Promise<ChildProcess> {
-	const child = spawn(process.execPath, ['server.js'], {
-		env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
-	await new Promise<void>((resolve, reject) => {
-		const timer = setTimeout(
-			() => reject(new Error('server.js did not start within 20 s (run `npm run build` first)')),
-			20_000
-		);
-		child.stdout?.on('data', (chunk: Buffer) => {
-			if (chunk.toString().includes('listening')) {
-				clearTimeout(timer);
-				resolve();
-			}
-		});
-		child.on('exit', (code) =>
-			reject(new Error(`server.js exited with ${code} (run \`npm run build\` first)`))
-		);
-	});
-	return child;
 }

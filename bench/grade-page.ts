@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { chromium, type Page } from 'playwright';
+import { startServer } from './start-server.js';
 import { orchestrationZip } from '../app/lib/ledger/export-orchestration.js';
 import { chromiumArguments, chromiumExecutablePath } from '../e2e/chromium.js';
 import { buildAuditLedger } from './audit-ledger.js';
@@ -124,25 +125,4 @@ async function timeGrading(
 	} finally {
 		await page.close();
 	}
-}
-
-async function startServer(port: number): Promise<ChildProcess> {
-	const child = spawn(process.execPath, ['server.js'], {
-		env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
-	await new Promise<void>((resolve, reject) => {
-		const timer = setTimeout(
-			() => reject(new Error('server.js did not start within 20 s (run `npm run build` first)')),
-			20_000
-		);
-		child.stdout?.on('data', (chunk: Buffer) => {
-			if (chunk.toString().includes('listening')) {
-				clearTimeout(timer);
-				resolve();
-			}
-		});
-		child.on('exit', (code) => reject(new Error(`server.js exited with ${code}`)));
-	});
-	return child;
 }

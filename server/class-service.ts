@@ -40,10 +40,14 @@ const maxNameLength = 80;
  * signed receipts; the instructor lists and reads every ledger. Every method takes what came
  * over the wire (untrusted) and answers a status and a body.
  */
+/** Learners kept in memory by token hash; far above a class's size. */
+const learnerCacheSize = 10_000;
+
 export class ClassService {
 	readonly #learnerLimiter: RateLimiter;
 	readonly #classLimiter: RateLimiter;
 	readonly #addressLimiter: RateLimiter;
+	readonly #learnersByTokenHash = new Map<string, { id: string; name: string }>();
 
 	private constructor(
 		readonly config: ClassConfig,
@@ -249,8 +253,17 @@ export class ClassService {
 	): Promise<{ id: string; name: string } | ClassAnswer> {
 		const failures = `auth:${address}`;
 		if (!token) return problem(401, 'send your learner token: Authorization: Bearer <token>');
-		const learner = await this.store.learnerByTokenHash(tokenHash(token));
-		if (learner) return learner;
+		const hash = tokenHash(token);
+		const known = this.#learnersByTokenHash.get(hash);
+		if (known) return known;
+		const learner = await this.store.learnerByTokenHash(hash);
+		if (learner) {
+			// Learners are never removed, so a token that named one always will: one query saved on
+			// every append (the embedded database runs one query at a time). Bounded: cleared when full.
+			if (this.#learnersByTokenHash.size >= learnerCacheSize) this.#learnersByTokenHash.clear();
+			this.#learnersByTokenHash.set(hash, learner);
+			return learner;
+		}
 		if (!this.#addressLimiter.take(failures)) return this.#tooMany(failures);
 		// The instructor's token is not a learner's: no learner action happens under it.
 		return problem(403, 'that token is not a learner of this class; join again');

@@ -20,16 +20,31 @@ export async function restoreCheckpoint(options: {
 	seq: number;
 	/** A content the ledger kept, by its `sha256:` hash; null when not kept. */
 	content: (hash: string) => Promise<Uint8Array | null>;
+	/** Many contents at once (one storage read), by hash; missing ones left out. Preferred. */
+	contents?: (hashes: readonly string[]) => Promise<ReadonlyMap<string, Uint8Array | null>>;
 	pipeline: Pick<ToolPipeline, 'recordHumanChanges'>;
 	sessionId?: string;
 }): Promise<RestoreResult> {
 	const planned = checkpointPlan(options.events, options.seq);
 	if (!planned.ok) return planned;
 	const plan = planned.plan;
+	const hashes = [...new Set(plan.writes.map((write) => write.hash))];
+	const kept = options.contents
+		? await options.contents(hashes)
+		: new Map(
+				await Promise.all(hashes.map(async (hash) => [hash, await options.content(hash)] as const))
+			);
+	const checked = new Set<string>();
+	await Promise.all(
+		hashes.map(async (hash) => {
+			const content = kept.get(hash);
+			if (content && (await contentHash(content)) === hash) checked.add(hash);
+		})
+	);
 	const files: { path: string; content: Uint8Array | null }[] = [];
 	for (const write of plan.writes) {
-		const content = await options.content(write.hash);
-		if (content === null || (await contentHash(content)) !== write.hash)
+		const content = kept.get(write.hash);
+		if (!content || !checked.has(write.hash))
 			return {
 				ok: false,
 				reason: `The ledger did not keep what ${write.path} held after event ${plan.seq}, so the workspace cannot be restored there. Nothing was changed.`

@@ -440,20 +440,25 @@ export class ToolPipeline {
 				madeFolders.push(folder);
 				drafts.push(folderDraft(folder, 'created'));
 			}
-			for (const file of files) {
-				const stat = await fs.stat(file.path);
-				const before = stat?.kind === 'file' ? await fs.readFile(file.path) : null;
-				if (before === null && file.content === null) continue;
-				if (before && file.content && sameBytes(before, file.content)) continue;
-				const write: FileChange = {
+			// Read and recorded side by side: a restore may touch a thousand files, and most of a
+			// record's time is spent waiting for hashes.
+			const befores = await Promise.all(
+				files.map(async (file) =>
+					(await fs.stat(file.path))?.kind === 'file' ? fs.readFile(file.path) : null
+				)
+			);
+			files.forEach((file, index) => {
+				const before = befores[index] ?? null;
+				if (before === null && file.content === null) return;
+				if (before && file.content && sameBytes(before, file.content)) return;
+				writes.push({
 					path: file.path,
 					type: file.content === null ? 'deleted' : before === null ? 'created' : 'modified',
 					before,
 					after: file.content
-				};
-				writes.push(write);
-				drafts.push(await this.traceDraft(write, author));
-			}
+				});
+			});
+			drafts.push(...(await Promise.all(writes.map((write) => this.traceDraft(write, author)))));
 			const events =
 				drafts.length > 0
 					? await this.commit(

@@ -11,6 +11,18 @@ import type {
 } from '../../../hooks/tools/sandbox-ports.js';
 import { fileKind } from '../editor/file-kind.js';
 import { ancestorsOf, buildTreeRows, listWorkspace } from './file-tree-model.js';
+import { noChangeMarks, type ChangeMarks } from '../changes/change-marks.js';
+
+/** A diff shown full width in the editor area (the changes view, a tool card, the trace). */
+export interface OpenDiff {
+	path: string;
+	/** The tab's and the diff's accessible name, e.g. "Changes to src/app.ts (this session)". */
+	title: string;
+	original: string | null;
+	modified: string | null;
+	/** Why there is no diff to show (binary, content not kept); null when there is one. */
+	unavailable: string | null;
+}
 
 export interface OpenFile {
 	path: string;
@@ -54,6 +66,13 @@ export class Workspace implements SandboxFileSystem {
 	readonly dirtyCount = $derived(
 		this.tabs.filter((tab) => tab.content !== tab.savedContent).length
 	);
+	/** The diff in the editor area's diff tab (one at a time, like a preview tab). */
+	diff = $state.raw<OpenDiff | null>(null);
+	/** Whether the diff tab, not a file, fills the editor area. */
+	showingDiff = $state(false);
+	/** Where the tree's change marks come from (the session's ledger); none until set. */
+	changeSource = $state.raw<(() => ChangeMarks) | null>(null);
+	readonly changeMarks: ChangeMarks = $derived(this.changeSource?.() ?? noChangeMarks);
 	private readonly stopWatching: () => void;
 
 	constructor(
@@ -102,16 +121,35 @@ export class Workspace implements SandboxFileSystem {
 		for (const folder of ancestorsOf(path)) this.expanded.add(folder);
 	}
 
+	/** Shows a diff full width in the editor area (replacing the diff shown before). */
+	showDiff(diff: OpenDiff): void {
+		this.diff = diff;
+		this.showingDiff = true;
+		this.reveal(diff.path);
+	}
+
+	closeDiff(): void {
+		this.diff = null;
+		this.showingDiff = false;
+	}
+
+	/** Makes a file tab the one shown (and leaves the diff tab). */
+	activate(path: string): void {
+		this.activePath = path;
+		this.showingDiff = false;
+	}
+
 	async open(path: string): Promise<void> {
 		const existing = this.tabs.find((tab) => tab.path === path);
 		if (existing) {
-			this.activePath = path;
+			this.activate(path);
+			this.reveal(path);
 			return;
 		}
 		const tab = await this.loadTab(path);
 		if (!tab) return;
 		this.tabs.push(tab);
-		this.activePath = path;
+		this.activate(path);
 		this.reveal(path);
 	}
 

@@ -1,4 +1,5 @@
 import { contentHash } from '../../../hooks/hashing/sha256.js';
+import { loadSyncContentHasher } from '../../../hooks/hashing/sync-sha256.js';
 import { LedgerChain } from '../../../hooks/ledger/ledger-chain.js';
 import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
 import type { Clock, LedgerPort } from '../../../hooks/pipeline/ports.js';
@@ -482,7 +483,11 @@ export class IndexedDbLedger implements LedgerPort {
 		const sides = writes.flatMap((write) =>
 			[write.before, write.after].filter((side): side is Uint8Array => side !== null)
 		);
-		const hashes = await Promise.all(sides.map((side) => contentHash(side)));
+		// Many sides (a restore): the synchronous wasm hasher, the same digests without an awaited call each.
+		const hashSync = sides.length > 32 ? await loadSyncContentHasher() : null;
+		const hashes = hashSync
+			? sides.map((side) => hashSync(side))
+			: await Promise.all(sides.map((side) => contentHash(side)));
 		sides.forEach((side, index) => contents.set(hashes[index] as string, side));
 		const wanted: [path: string, hash: string][] = [];
 		for (const event of events) {

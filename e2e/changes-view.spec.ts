@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,21 @@ async function chooseFakeModel(page: Page): Promise<void> {
 	await settings.getByLabel('Base URL').fill(server.url);
 	await settings.getByRole('button', { name: 'Save' }).click();
 	await expect(settings).toBeHidden();
+}
+
+/** Serious and critical axe violations outside Monaco and xterm (their own widgets). */
+async function seriousViolations(page: Page): Promise<string[]> {
+	const results = await new AxeBuilder({ page })
+		.exclude('.monaco-editor')
+		.exclude('.monaco-diff-editor')
+		.exclude('.xterm')
+		.analyze();
+	return results.violations
+		.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+		.map(
+			(violation) =>
+				`${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`
+		);
 }
 
 async function cliVerify(zipPath: string): Promise<{ ok: boolean; text: string }> {
@@ -116,6 +132,9 @@ test('an agent write is marked, listed, shown full width; a checkpoint restore i
 	expect(diffBox!.width).toBeGreaterThan(editorArea!.width * 0.95);
 	expect(diffBox!.width).toBeGreaterThan(600);
 
+	// The Changes tab, the tree's marks and the diff tab pass axe.
+	expect(await seriousViolations(page)).toEqual([]);
+
 	// Keyboard: the modified README opens its diff from the list with Enter.
 	await changed.getByRole('button', { name: /README\.md \(modified, by you\)/ }).focus();
 	await page.keyboard.press('Enter');
@@ -194,6 +213,7 @@ test('Quick Open and search across files work from the editor and the terminal; 
 	await expect(quickOpen.getByRole('option').first()).toContainText(
 		'src/middleware/require-session.ts'
 	);
+	expect(await seriousViolations(page)).toEqual([]);
 	await page.keyboard.press('Enter');
 	await expect(quickOpen).toBeHidden();
 	await expect(page.getByRole('tab', { name: 'require-session.ts' })).toHaveAttribute(
@@ -210,6 +230,7 @@ test('Quick Open and search across files work from the editor and the terminal; 
 	const result = search.getByRole('option', { name: /src\/auth\/login\.ts:11/ });
 	await expect(result).toBeVisible({ timeout: 30_000 });
 	await expect(search.getByRole('status')).toContainText('1 match in 1 file');
+	expect(await seriousViolations(page)).toEqual([]);
 	await page.keyboard.press('Enter');
 	await expect(search).toBeHidden();
 	await expect(page.getByRole('tab', { name: 'login.ts' })).toHaveAttribute(

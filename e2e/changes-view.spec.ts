@@ -247,6 +247,16 @@ test('Quick Open and search across files work from the editor and the terminal; 
 	await search.getByRole('checkbox', { name: /Regular expression/ }).check();
 	await search.getByRole('combobox', { name: 'Search text' }).fill('(?=x)');
 	await expect(search.getByRole('status')).toContainText('RE2', { timeout: 30_000 });
-	await search.getByRole('combobox', { name: 'Search text' }).press('Escape');
+	// Tab stays inside the dialog; Esc closes it and gives the focus back to the editor.
+	await page.keyboard.press('Tab');
+	await page.keyboard.press('Tab');
+	await page.keyboard.press('Tab');
+	await expect(search.getByRole('combobox', { name: 'Search text' })).toBeFocused();
+	await page.keyboard.press('Escape');
 	await expect(search).toBeHidden();
+	await expect
+		.poll(() =>
+			page.evaluate(() => document.activeElement?.closest('#editor-panel .monaco-editor') !== null)
+		)
+		.toBe(true);
 });

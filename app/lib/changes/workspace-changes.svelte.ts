@@ -61,6 +61,8 @@ export class WorkspaceChanges {
 	 * unsaved edits in the file shown, so their typing is never pulled away).
 	 */
 	followEvents(events: readonly LedgerEvent[]): void {
+		// A restore puts files back as they were: opening every folder it touched is only noise.
+		if (this.restoring) return;
 		let agentWrote: string | null = null;
 		for (const event of events) {
 			if (event.type !== 'mutation-record') continue;
@@ -71,7 +73,7 @@ export class WorkspaceChanges {
 			const byAgent = event.trace.files[0]?.conversations[0]?.contributor.type === 'ai';
 			if (byAgent && !deleted) agentWrote = path;
 		}
-		if (!agentWrote || !this.followAgent || this.restoring) return;
+		if (!agentWrote || !this.followAgent) return;
 		const shown = this.workspace.activeFile;
 		if (shown && shown.content !== shown.savedContent && shown.path !== agentWrote) return;
 		void this.workspace.open(agentWrote);

@@ -115,10 +115,15 @@ test('an agent write is marked, listed, shown full width; a checkpoint restore i
 	// A person's change from the terminal is listed too.
 	await runInTerminal(page, 'echo "by hand" >> README.md');
 	await expect(treeItem(page, 'README.md')).toHaveAttribute('data-change', 'modified');
+	// A deleted file stays in the tree, struck through and marked, and shows what was removed.
+	await runInTerminal(page, 'rm src/auth/password.ts');
+	const deletedRow = treeItem(page, 'password.ts (deleted)');
+	await expect(deletedRow).toHaveAttribute('data-change', 'deleted');
+	await expect(deletedRow).toHaveAccessibleDescription('deleted in this session');
 
 	await page.getByRole('tab', { name: 'Changes', exact: true }).click();
 	const changed = page.getByRole('list', { name: 'Changed files' });
-	await expect(changed.getByRole('listitem')).toHaveCount(2);
+	await expect(changed.getByRole('listitem')).toHaveCount(3);
 	await changed
 		.getByRole('button', { name: /src\/auth\/jwt\.ts \(new file, by the agent\)/ })
 		.click();
@@ -134,6 +139,9 @@ test('an agent write is marked, listed, shown full width; a checkpoint restore i
 
 	// The Changes tab, the tree's marks and the diff tab pass axe.
 	expect(await seriousViolations(page)).toEqual([]);
+
+	await deletedRow.click();
+	await expect(diff).toContainText('Deleted file: src/auth/password.ts', { timeout: 30_000 });
 
 	// Keyboard: the modified README opens its diff from the list with Enter.
 	await changed.getByRole('button', { name: /README\.md \(modified, by you\)/ }).focus();
@@ -159,14 +167,16 @@ test('an agent write is marked, listed, shown full width; a checkpoint restore i
 		.getByRole('button', { name: /Restore to here/ })
 		.click();
 	const confirm = page.getByRole('dialog', { name: /Restore to event #/ });
-	await expect(confirm).toContainText('1 file written back, 1 file deleted');
+	await expect(confirm).toContainText('2 files written back, 1 file deleted');
 	await confirm.getByRole('button', { name: 'Restore', exact: true }).click();
-	await expect(page.getByText(/Restored the workspace to event #\d+: 2 files changed/)).toBeVisible(
+	await expect(page.getByText(/Restored the workspace to event #\d+: 3 files changed/)).toBeVisible(
 		{
 			timeout: 30_000
 		}
 	);
 	await expect(treeItem(page, 'jwt.ts')).toHaveCount(0);
+	await expect(treeItem(page, 'password.ts')).toBeVisible();
+	await expect(deletedRow).toHaveCount(0);
 	await expect(treeItem(page, 'README.md')).not.toHaveAttribute('data-change');
 	await expect(page.getByText('No file changed yet.')).toBeVisible();
 	await openFile(page, 'README.md');

@@ -40,10 +40,12 @@ export class WorkspaceChanges {
 		this.changes = $derived(sessionChanges(source.events));
 		this.checkpoints = $derived(checkpointRows(source.events));
 		workspace.changeSource = () => changeMarksOf(this.changes);
+		workspace.showChange = (path) => void this.showSessionDiff(path);
 	}
 
 	dispose(): void {
 		if (this.workspace.changeSource) this.workspace.changeSource = null;
+		if (this.workspace.showChange) this.workspace.showChange = null;
 	}
 
 	setFollowAgent(on: boolean): void {

@@ -61,7 +61,9 @@ export class Workspace implements SandboxFileSystem {
 	activePath = $state<string | null>(null);
 	/** The last failed operation, in words a person can act on; cleared by the next success. */
 	error = $state<string | null>(null);
-	readonly rows = $derived(buildTreeRows(this.files.keys(), this.folders, this.expanded));
+	readonly rows = $derived(
+		buildTreeRows(this.files.keys(), this.folders, this.expanded, this.deletedPaths())
+	);
 	readonly activeFile = $derived(this.tabs.find((tab) => tab.path === this.activePath) ?? null);
 	readonly dirtyCount = $derived(
 		this.tabs.filter((tab) => tab.content !== tab.savedContent).length
@@ -73,6 +75,8 @@ export class Workspace implements SandboxFileSystem {
 	/** Where the tree's change marks come from (the session's ledger); none until set. */
 	changeSource = $state.raw<(() => ChangeMarks) | null>(null);
 	readonly changeMarks: ChangeMarks = $derived(this.changeSource?.() ?? noChangeMarks);
+	/** Shows a changed file's diff (set with `changeSource`): a deleted file's row opens this. */
+	showChange = $state.raw<((path: string) => void) | null>(null);
 	private readonly stopWatching: () => void;
 
 	constructor(
@@ -119,6 +123,13 @@ export class Workspace implements SandboxFileSystem {
 
 	reveal(path: string): void {
 		for (const folder of ancestorsOf(path)) this.expanded.add(folder);
+	}
+
+	private deletedPaths(): string[] {
+		const deleted: string[] = [];
+		for (const [path, status] of this.changeMarks.files)
+			if (status === 'deleted') deleted.push(path);
+		return deleted;
 	}
 
 	/** Shows a diff full width in the editor area (replacing the diff shown before). */

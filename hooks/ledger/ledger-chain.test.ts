@@ -33,6 +33,33 @@ describe('LedgerChain', () => {
 		expect(hash).toMatch(/^sha256:[0-9a-f]{64}$/);
 	});
 
+	it('seals a large batch (hashed with the synchronous hasher) exactly as one event at a time', async () => {
+		const drafts: LedgerEventDraft[] = [];
+		for (let index = 0; index < 40; index++) {
+			drafts.push(
+				index % 2
+					? lessonDraft(`lesson ${index}`)
+					: await buildMutationDraft({
+							id: fixtureUuid(index + 1),
+							path: `f${index}.ts`,
+							before: null,
+							after: `export const v = ${index};\n`
+						})
+			);
+		}
+		const batch = await new LedgerChain({ clock: steppingClock() }).sealAll(drafts);
+		const single = new LedgerChain({ clock: steppingClock() });
+		const oneByOne: LedgerEvent[] = [];
+		for (const draft of drafts) oneByOne.push(await single.seal(draft));
+		expect(batch).toEqual(oneByOne);
+		for (const event of batch) expect(event.hash).toBe(await hashAuditEvent(event));
+		for (const event of batch)
+			if (event.type === 'mutation-record')
+				expect(event.trace.metadata['dev.threadline'].hash).toBe(
+					await hashTraceRecord(event.trace)
+				);
+	});
+
 	it('links each event to the previous one', async () => {
 		const chain = new LedgerChain({ clock: steppingClock() });
 		const events = await chain.sealAll([lessonDraft('a'), lessonDraft('b'), lessonDraft('c')]);

@@ -2,6 +2,7 @@ import type { AgentTraceRecord, UnsealedTraceRecord } from './agent-trace-record
 import { canonicalJson } from './canonical-json.js';
 import { genesisHash, type LedgerEvent, type LedgerEventDraft } from './ledger-event.js';
 import { contentHash } from '../hashing/sha256.js';
+import { loadSyncContentHasher } from '../hashing/sync-sha256.js';
 import type { Clock } from '../pipeline/ports.js';
 
 export interface LedgerChainOptions {
@@ -86,10 +87,14 @@ export class LedgerChain {
 		let audit = this.#audit;
 		let trace = this.#trace;
 		const sealed: LedgerEvent[] = [];
+		// A large batch (a checkpoint restore, a command that touched many files) hashes with the
+		// synchronous wasm SHA-256: the same digest, without one awaited Web Crypto call per link.
+		const hash: (text: string) => Promise<string> | string =
+			drafts.length > largeBatch ? await loadSyncContentHasher() : contentHash;
 		for (const draft of drafts) {
 			let body: Record<string, unknown> = { ...draft };
 			if (draft.type === 'mutation-record') {
-				const record = await sealTraceRecord(draft.trace, trace);
+				const record = await sealTraceRecord(draft.trace, trace, hash);
 				trace = {
 					seq: record.metadata['dev.threadline'].seq,
 					hash: record.metadata['dev.threadline'].hash
@@ -103,10 +108,10 @@ export class LedgerChain {
 			// Storing the parsed canonical text means the event in memory is exactly what the export
 			// writes and what verify re-reads (no undefined members, no aliasing with the draft).
 			const text = canonicalJson(body);
-			const hash = await contentHash(body.prev_hash + text);
-			const event = withMemberInOrder(JSON.parse(text) as object, 'hash', hash) as LedgerEvent;
+			const eventHash = await hash(body.prev_hash + text);
+			const event = withMemberInOrder(JSON.parse(text) as object, 'hash', eventHash) as LedgerEvent;
 			sealed.push(event);
-			audit = { seq: event.seq, hash };
+			audit = { seq: event.seq, hash: eventHash };
 		}
 		if (persist) await persist(sealed);
 		this.#audit = audit;
@@ -115,9 +120,13 @@ export class LedgerChain {
 	}
 }
 
+/** Batches larger than this are hashed with the synchronous hasher. */
+const largeBatch = 32;
+
 async function sealTraceRecord(
 	unsealed: UnsealedTraceRecord,
-	previous: ChainHead
+	previous: ChainHead,
+	hashText: (text: string) => Promise<string> | string
 ): Promise<AgentTraceRecord> {
 	const { hash: _ignoredHash, ...links } = unsealed.metadata['dev.threadline'] as Record<
 		string,
@@ -131,7 +140,7 @@ async function sealTraceRecord(
 		}
 	};
 	const text = canonicalJson(withoutHash);
-	const hash = await contentHash(previous.hash + text);
+	const hash = await hashText(previous.hash + text);
 	const record = JSON.parse(text) as AgentTraceRecord;
 	record.metadata['dev.threadline'] = withMemberInOrder(
 		record.metadata['dev.threadline'],

@@ -4,6 +4,7 @@ import { encodeText } from '../hashing/text-encoding.js';
 import type { MutationClass } from '../ledger/agent-trace-record.js';
 import type { LedgerEvent, LedgerEventDraft } from '../ledger/ledger-event.js';
 import { normalizeWorkspacePath } from '../paths/normalize-path.js';
+import { isProtectedPath } from '../paths/protected-paths.js';
 import { executors } from '../tools/executors/executors.js';
 import type { ExecutionContext } from '../tools/executors/execution-context.js';
 import type {
@@ -378,6 +379,116 @@ export class ToolPipeline {
 			this.followGovernanceFile(path, after);
 			if (path === hookPolicyPath)
 				events.push(...(await this.append([await this.hookPolicyDraft(textOf(after), 'human')])));
+			return events;
+		} finally {
+			release();
+		}
+	}
+
+	/**
+	 * A person's change of many paths at once (a checkpoint restore): the files are written or
+	 * deleted and recorded (contributor `human`, `tool`) in one commit, folders made in the same
+	 * step; folders to remove go in a second recorded step once the files inside are gone (only
+	 * when empty then). Protected paths are refused before anything is written. Files that already
+	 * hold what is asked are left alone. Returns the events recorded.
+	 */
+	async recordHumanChanges(change: {
+		files: readonly { path: string; content: Uint8Array | null }[];
+		createFolders?: readonly string[];
+		removeFolders?: readonly string[];
+		tool: string;
+		sessionId?: string;
+	}): Promise<LedgerEvent[]> {
+		const checked = (raw: string): string => {
+			const normalised = normalizeWorkspacePath(raw);
+			if (!normalised.ok) throw new Error(`Cannot change ${raw}: ${normalised.reason}`);
+			if (isProtectedPath(normalised.path))
+				throw new Error(
+					`Cannot change ${normalised.path}: .orchestration/ and .git/ change only through governance.`
+				);
+			return normalised.path;
+		};
+		const files = change.files.map((file) => ({ ...file, path: checked(file.path) }));
+		const createFolders = (change.createFolders ?? []).map(checked);
+		const removeFolders = (change.removeFolders ?? []).map(checked);
+		const author: TraceAuthor = {
+			sessionId: change.sessionId ?? 'human',
+			contributor: 'human',
+			intentId: null,
+			tool: change.tool,
+			toolCallId: null,
+			declaredClass: null
+		};
+		const folderDraft = (path: string, kind: 'created' | 'deleted'): LedgerEventDraft => ({
+			type: 'folder-change',
+			session_id: author.sessionId,
+			tool: change.tool,
+			tool_call_id: null,
+			path,
+			change: kind,
+			contributor: 'human',
+			intent_id: null
+		});
+		const fs = this.options.fs;
+		const release = await this.mutex.lock();
+		try {
+			const writes: FileChange[] = [];
+			const drafts: LedgerEventDraft[] = [];
+			const madeFolders: string[] = [];
+			for (const folder of createFolders) {
+				if ((await fs.stat(folder))?.kind === 'directory') continue;
+				madeFolders.push(folder);
+				drafts.push(folderDraft(folder, 'created'));
+			}
+			// Read and recorded side by side: a restore may touch a thousand files, and most of a
+			// record's time is spent waiting for hashes.
+			const befores = await Promise.all(
+				files.map(async (file) =>
+					(await fs.stat(file.path))?.kind === 'file' ? fs.readFile(file.path) : null
+				)
+			);
+			files.forEach((file, index) => {
+				const before = befores[index] ?? null;
+				if (before === null && file.content === null) return;
+				if (before && file.content && sameBytes(before, file.content)) return;
+				writes.push({
+					path: file.path,
+					type: file.content === null ? 'deleted' : before === null ? 'created' : 'modified',
+					before,
+					after: file.content
+				});
+			});
+			drafts.push(...(await Promise.all(writes.map((write) => this.traceDraft(write, author)))));
+			const events =
+				drafts.length > 0
+					? await this.commit(
+							writes,
+							drafts,
+							madeFolders.length > 0
+								? async () => {
+										for (const folder of madeFolders) await fs.mkdir(folder, { recursive: true });
+									}
+								: undefined
+						)
+					: [];
+			for (const write of writes) this.followGovernanceFile(write.path, write.after);
+			const emptied: string[] = [];
+			for (const folder of removeFolders) {
+				if ((await fs.stat(folder))?.kind !== 'directory') continue;
+				const inside = await fs.readdir(folder);
+				if (inside.some((entry) => !emptied.includes(`${folder}/${entry.name}`))) continue;
+				emptied.push(folder);
+			}
+			if (emptied.length > 0)
+				events.push(
+					...(await this.commit(
+						[],
+						emptied.map((folder) => folderDraft(folder, 'deleted')),
+						async () => {
+							for (const folder of emptied) await fs.rm(folder, { recursive: true });
+						}
+					))
+				);
 			return events;
 		} finally {
 			release();
@@ -836,6 +947,13 @@ function executorFailure(tool: string, error: unknown): ToolError {
 		`${tool} failed unexpectedly: ${message}`,
 		'Retry once; if it fails again, tell the human.'
 	);
+}
+
+function sameBytes(left: Uint8Array, right: Uint8Array): boolean {
+	if (left.byteLength !== right.byteLength) return false;
+	for (let index = 0; index < left.byteLength; index++)
+		if (left[index] !== right[index]) return false;
+	return true;
 }
 
 function textOf(content: Uint8Array | null): string | null {

@@ -265,6 +265,31 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 	}
 
 	/**
+	 * The records of an extra store with these keys, read in one transaction (missing keys left
+	 * out), as they will be once everything queued is stored. One read for many records: a
+	 * checkpoint restore asks for a thousand contents at once.
+	 */
+	async readKeys(store: string, keys: readonly IDBValidKey[]): Promise<StoredRecord[]> {
+		this.assertExtraStore(store, 'readKeys');
+		const database = this.database as unknown as IDBPDatabase;
+		const transaction = database.transaction(store, 'readonly');
+		const [values] = await Promise.all([
+			Promise.all(keys.map((key) => transaction.store.get(key))),
+			transaction.done
+		]);
+		const byKey = new Map<string, StoredRecord>();
+		keys.forEach((key, position) => {
+			if (values[position] !== undefined)
+				byKey.set(encodeKey(key), { key, value: values[position] });
+		});
+		const wanted = new Set(keys.map((key) => encodeKey(key)));
+		for (const queue of [this.inFlightRecords, this.pendingRecords]) {
+			queue?.applyTo(store, byKey, (key) => wanted.has(encodeKey(key)));
+		}
+		return [...byKey.values()];
+	}
+
+	/**
 	 * Runs `work` with storing held back, then flushes once: every file write `work` made and every
 	 * record it queued land in one transaction, even when a timer would have stored a part of them
 	 * earlier. Writes made by others meanwhile ride along. Resolves (or rejects with `work`'s

@@ -69,6 +69,8 @@ export interface AgentRuntimeOptions {
 	toolVersion: string;
 	/** Opens a file in the editor (a human step's "Open", a tool card). */
 	openFile?: (path: string) => void | Promise<void>;
+	/** Shows what a tool call changed as a diff in the editor area (a tool card's "Show diff"). */
+	showChange?: (toolCallId: string) => void;
 }
 
 /**
@@ -398,6 +400,10 @@ export class AgentRuntime {
 
 	openFile(path: string): void {
 		void this.options.openFile?.(path);
+	}
+
+	showChange(toolCallId: string): void {
+		this.options.showChange?.(toolCallId);
 	}
 
 	blob(hash: string): Promise<Uint8Array | null> {

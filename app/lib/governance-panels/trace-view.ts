@@ -251,7 +251,7 @@ const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /** Both sides of a mutation for the diff editor, or why they cannot be shown. Never throws. */
 export async function loadMutationContents(
-	mutation: MutationView,
+	mutation: Pick<MutationView, 'beforeHash' | 'afterHash' | 'beforeKnown'> & Partial<MutationView>,
 	loadBlob: BlobLoader | undefined
 ): Promise<MutationContents> {
 	if (!loadBlob) return { kind: 'unavailable', reason: 'No content store is connected.' };

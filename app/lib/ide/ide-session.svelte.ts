@@ -15,6 +15,7 @@ import {
 import { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import packageJson from '../../../package.json';
 import type { AgentRuntime } from '../agent-runtime/agent-runtime.svelte.js';
+import { WorkspaceChanges } from '../changes/workspace-changes.svelte.js';
 import { classWitness } from '../class/class-witness.svelte.js';
 import { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
 import { ledgerStoreNames } from '../ledger/ledger-record-store.js';
@@ -69,6 +70,8 @@ export class IdeSession {
 	importNotice = $state<string | null>(null);
 	/** The imported export failed verification: read-only until reset. */
 	importedTampered = $state(false);
+	/** The session's changes (list, tree marks, diffs, checkpoints); null until the agent runs. */
+	changes = $state<WorkspaceChanges | null>(null);
 
 	private store: IndexedDbWorkspaceFiles | null = null;
 	private sandbox: Sandbox | null = null;
@@ -81,6 +84,7 @@ export class IdeSession {
 	private ledger: IndexedDbLedger | null = null;
 	private tabs: TabCoordination | null = null;
 	private unlinkTabs: (() => void) | null = null;
+	private stopFollowingChanges: (() => void) | null = null;
 
 	constructor(
 		private readonly request: {
@@ -360,7 +364,8 @@ export class IdeSession {
 			capabilities: sandbox.capabilities,
 			snapshot: () => store.snapshot(),
 			toolVersion: threadlineVersion,
-			openFile: (path) => workspace.open(path)
+			openFile: (path) => workspace.open(path),
+			showChange: (toolCallId) => void this.changes?.showToolCallDiff(toolCallId)
 		});
 		if ('problem' in created) {
 			this.agentProblem = created.problem;
@@ -368,12 +373,25 @@ export class IdeSession {
 		} else {
 			this.agentProblem = null;
 			this.agent = created.runtime;
+			const changes = new WorkspaceChanges(created.runtime, workspace, (message) => {
+				this.notice = message;
+			});
+			this.changes = changes;
+			// The tree and the editor follow what this tab records (the agent's writes above all).
+			this.stopFollowingChanges = this.ledger.subscribe((change) => {
+				if (change.kind === 'appended' && change.origin === 'this-tab')
+					changes.followEvents(change.events);
+			});
 		}
 	}
 
 	private async stopSandbox(): Promise<void> {
 		// An agent still starting would otherwise appear after the sandbox it uses is gone.
 		await this.agentStarting;
+		this.stopFollowingChanges?.();
+		this.stopFollowingChanges = null;
+		this.changes?.dispose();
+		this.changes = null;
 		this.agent?.dispose();
 		this.agent = null;
 		this.shell?.dispose();

@@ -266,6 +266,20 @@ describe('IndexedDbLedger', () => {
 		const seededHash = snapshot?.type === 'workspace-snapshot' ? snapshot.files['src/a.ts'] : '';
 		expect(text(await ledger.blob(seededHash ?? ''))).toBe('one\n');
 
+		// Many at once (a checkpoint restore): one read, stored and still queued alike.
+		const many = await ledger.blobs([
+			seededHash ?? '',
+			mutations[1]?.type === 'mutation-record'
+				? (mutations[1].trace.metadata['dev.threadline'].file_hash ?? '')
+				: '',
+			`sha256:${'e'.repeat(64)}`,
+			'not a hash'
+		]);
+		expect([...many.values()].map((content) => text(content)).sort()).toEqual([
+			'one\n',
+			'second\n'
+		]);
+
 		expect(await ledger.mutationContents(1)).toBeNull();
 		expect(await ledger.blob(`sha256:${'f'.repeat(64)}`)).toBeNull();
 		expect(await ledger.blob('not a hash')).toBeNull();

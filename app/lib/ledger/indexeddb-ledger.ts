@@ -1,4 +1,5 @@
 import { contentHash } from '../../../hooks/hashing/sha256.js';
+import { loadSyncContentHasher } from '../../../hooks/hashing/sync-sha256.js';
 import { LedgerChain } from '../../../hooks/ledger/ledger-chain.js';
 import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
 import type { Clock, LedgerPort } from '../../../hooks/pipeline/ports.js';
@@ -291,6 +292,24 @@ export class IndexedDbLedger implements LedgerPort {
 		return record?.value instanceof Uint8Array ? record.value : null;
 	}
 
+	/** Many kept contents by hash, in one storage read; hashes not kept are left out. */
+	async blobs(hashes: readonly string[]): Promise<Map<string, Uint8Array>> {
+		const wanted = [...new Set(hashes.filter((hash) => hashPattern.test(hash)))];
+		const found = new Map<string, Uint8Array>();
+		if (!this.store.readKeys) {
+			for (const hash of wanted) {
+				const content = await this.blob(hash);
+				if (content) found.set(hash, content);
+			}
+			return found;
+		}
+		for (const record of await this.store.readKeys(ledgerStores.blobs, wanted)) {
+			if (typeof record.key === 'string' && record.value instanceof Uint8Array)
+				found.set(record.key, record.value);
+		}
+		return found;
+	}
+
 	/** The before and after of a recorded change (a `mutation-record`), for a diff; null otherwise. */
 	async mutationContents(seq: number): Promise<MutationContents | null> {
 		const sides: MutationSides | null = mutationSides(this.stored, seq);
@@ -460,11 +479,16 @@ export class IndexedDbLedger implements LedgerPort {
 		events: readonly LedgerEvent[]
 	): Promise<QueuedRecord[]> {
 		const contents = new Map<string, Uint8Array>();
-		for (const write of writes) {
-			for (const side of [write.before, write.after]) {
-				if (side) contents.set(await contentHash(side), side);
-			}
-		}
+		// Hashed side by side: a checkpoint restore commits a thousand writes at once.
+		const sides = writes.flatMap((write) =>
+			[write.before, write.after].filter((side): side is Uint8Array => side !== null)
+		);
+		// Many sides (a restore): the synchronous wasm hasher, the same digests without an awaited call each.
+		const hashSync = sides.length > 32 ? await loadSyncContentHasher() : null;
+		const hashes = hashSync
+			? sides.map((side) => hashSync(side))
+			: await Promise.all(sides.map((side) => contentHash(side)));
+		sides.forEach((side, index) => contents.set(hashes[index] as string, side));
 		const wanted: [path: string, hash: string][] = [];
 		for (const event of events) {
 			if (event.type === 'mutation-record') {

@@ -28,6 +28,8 @@ export interface LedgerRecordStore {
 	flush?(): Promise<void>;
 	queueRecords(records: readonly QueuedRecord[]): void;
 	readAll(store: string, range?: IDBKeyRange): Promise<StoredRecord[]>;
+	/** Many records by key in one read (missing ones left out); `readAll` per key without it. */
+	readKeys?(store: string, keys: readonly IDBValidKey[]): Promise<StoredRecord[]>;
 	batch<Result>(work: () => Promise<Result>): Promise<Result>;
 	replaceAll(
 		files: Record<string, string | Uint8Array>,

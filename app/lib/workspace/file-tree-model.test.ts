@@ -39,3 +39,21 @@ describe('ancestorsOf', () => {
 		expect(ancestorsOf('c.ts')).toEqual([]);
 	});
 });
+
+describe('buildTreeRows with deleted files', () => {
+	it('shows a deleted file where it was, unless it exists again', () => {
+		const rows = buildTreeRows(['src/a.ts', 'src/b.ts'], [], new Set(['src', 'gone']), [
+			'src/old.ts',
+			'src/b.ts',
+			'gone/x.ts'
+		]);
+		expect(rows.map((row) => [row.path, row.deleted ?? false])).toEqual([
+			['gone', false],
+			['gone/x.ts', true],
+			['src', false],
+			['src/a.ts', false],
+			['src/b.ts', false],
+			['src/old.ts', true]
+		]);
+	});
+});

@@ -12,11 +12,14 @@ export interface TreeRow {
 	expanded: boolean;
 	/** Under `.orchestration/` or `.git/`: people and agents change these only through governance. */
 	locked: boolean;
+	/** A file this session deleted: shown (struck through) so the change is visible in the tree. */
+	deleted?: boolean;
 }
 
 interface FolderNode {
 	folders: Map<string, FolderNode>;
 	files: Set<string>;
+	deleted: Set<string>;
 }
 
 /**
@@ -26,15 +29,17 @@ interface FolderNode {
 export function buildTreeRows(
 	filePaths: Iterable<string>,
 	folderPaths: Iterable<string>,
-	expanded: ReadonlySet<string>
+	expanded: ReadonlySet<string>,
+	/** Files the session deleted (from the ledger), shown as deleted rows unless they exist again. */
+	deletedPaths: Iterable<string> = []
 ): TreeRow[] {
-	const root: FolderNode = { folders: new Map(), files: new Set() };
+	const root: FolderNode = { folders: new Map(), files: new Set(), deleted: new Set() };
 	const folderAt = (segments: string[]): FolderNode => {
 		let node = root;
 		for (const segment of segments) {
 			let child = node.folders.get(segment);
 			if (!child) {
-				child = { folders: new Map(), files: new Set() };
+				child = { folders: new Map(), files: new Set(), deleted: new Set() };
 				node.folders.set(segment, child);
 			}
 			node = child;
@@ -47,6 +52,12 @@ export function buildTreeRows(
 		folderAt(segments).files.add(name);
 	}
 	for (const path of folderPaths) folderAt(path.split('/'));
+	for (const path of deletedPaths) {
+		const segments = path.split('/');
+		const name = segments.pop() as string;
+		const node = folderAt(segments);
+		if (!node.files.has(name) && !node.folders.has(name)) node.deleted.add(name);
+	}
 
 	const rows: TreeRow[] = [];
 	const visit = (node: FolderNode, prefix: string, level: number) => {
@@ -63,7 +74,7 @@ export function buildTreeRows(
 			});
 			if (isExpanded) visit(node.folders.get(name) as FolderNode, path, level + 1);
 		}
-		for (const name of [...node.files].sort(compareNames)) {
+		for (const name of [...node.files, ...node.deleted].sort(compareNames)) {
 			const path = prefix ? `${prefix}/${name}` : name;
 			rows.push({
 				path,
@@ -71,7 +82,8 @@ export function buildTreeRows(
 				kind: 'file',
 				level,
 				expanded: false,
-				locked: isProtectedPath(path)
+				locked: isProtectedPath(path),
+				...(node.deleted.has(name) ? { deleted: true } : {})
 			});
 		}
 	};

@@ -11,6 +11,18 @@ import type {
 } from '../../../hooks/tools/sandbox-ports.js';
 import { fileKind } from '../editor/file-kind.js';
 import { ancestorsOf, buildTreeRows, listWorkspace } from './file-tree-model.js';
+import { noChangeMarks, type ChangeMarks } from '../changes/change-marks.js';
+
+/** A diff shown full width in the editor area (the changes view, a tool card, the trace). */
+export interface OpenDiff {
+	path: string;
+	/** The tab's and the diff's accessible name, e.g. "Changes to src/app.ts (this session)". */
+	title: string;
+	original: string | null;
+	modified: string | null;
+	/** Why there is no diff to show (binary, content not kept); null when there is one. */
+	unavailable: string | null;
+}
 
 export interface OpenFile {
 	path: string;
@@ -49,11 +61,22 @@ export class Workspace implements SandboxFileSystem {
 	activePath = $state<string | null>(null);
 	/** The last failed operation, in words a person can act on; cleared by the next success. */
 	error = $state<string | null>(null);
-	readonly rows = $derived(buildTreeRows(this.files.keys(), this.folders, this.expanded));
+	readonly rows = $derived(
+		buildTreeRows(this.files.keys(), this.folders, this.expanded, this.deletedPaths())
+	);
 	readonly activeFile = $derived(this.tabs.find((tab) => tab.path === this.activePath) ?? null);
 	readonly dirtyCount = $derived(
 		this.tabs.filter((tab) => tab.content !== tab.savedContent).length
 	);
+	/** The diff in the editor area's diff tab (one at a time, like a preview tab). */
+	diff = $state.raw<OpenDiff | null>(null);
+	/** Whether the diff tab, not a file, fills the editor area. */
+	showingDiff = $state(false);
+	/** Where the tree's change marks come from (the session's ledger); none until set. */
+	changeSource = $state.raw<(() => ChangeMarks) | null>(null);
+	readonly changeMarks: ChangeMarks = $derived(this.changeSource?.() ?? noChangeMarks);
+	/** Shows a changed file's diff (set with `changeSource`): a deleted file's row opens this. */
+	showChange = $state.raw<((path: string) => void) | null>(null);
 	private readonly stopWatching: () => void;
 
 	constructor(
@@ -102,16 +125,42 @@ export class Workspace implements SandboxFileSystem {
 		for (const folder of ancestorsOf(path)) this.expanded.add(folder);
 	}
 
+	private deletedPaths(): string[] {
+		const deleted: string[] = [];
+		for (const [path, status] of this.changeMarks.files)
+			if (status === 'deleted') deleted.push(path);
+		return deleted;
+	}
+
+	/** Shows a diff full width in the editor area (replacing the diff shown before). */
+	showDiff(diff: OpenDiff): void {
+		this.diff = diff;
+		this.showingDiff = true;
+		this.reveal(diff.path);
+	}
+
+	closeDiff(): void {
+		this.diff = null;
+		this.showingDiff = false;
+	}
+
+	/** Makes a file tab the one shown (and leaves the diff tab). */
+	activate(path: string): void {
+		this.activePath = path;
+		this.showingDiff = false;
+	}
+
 	async open(path: string): Promise<void> {
 		const existing = this.tabs.find((tab) => tab.path === path);
 		if (existing) {
-			this.activePath = path;
+			this.activate(path);
+			this.reveal(path);
 			return;
 		}
 		const tab = await this.loadTab(path);
 		if (!tab) return;
 		this.tabs.push(tab);
-		this.activePath = path;
+		this.activate(path);
 		this.reveal(path);
 	}
 

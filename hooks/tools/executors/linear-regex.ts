@@ -7,7 +7,14 @@ import { RE2JS } from 're2js';
  * the same thread cannot be interrupted by any deadline. The price is RE2's syntax: no lookaround
  * and no backreferences (the error says so).
  */
-export type LinearRegex = { ok: true; test(line: string): boolean } | { ok: false; reason: string };
+export type LinearRegex =
+	| {
+			ok: true;
+			test(line: string): boolean;
+			/** Where the first match starts in `line` (UTF-16 index), or -1 (the IDE's search). */
+			indexIn(line: string): number;
+	  }
+	| { ok: false; reason: string };
 
 export function compileLinearRegex(pattern: string): LinearRegex {
 	let compiled: RE2JS;
@@ -20,5 +27,12 @@ export function compileLinearRegex(pattern: string): LinearRegex {
 			reason: `${detail} (patterns use RE2 syntax, matched in linear time: no lookaround such as (?=…) or (?<=…), no backreferences such as \\1)`
 		};
 	}
-	return { ok: true, test: (line) => compiled.matcher(line).find() };
+	return {
+		ok: true,
+		test: (line) => compiled.matcher(line).find(),
+		indexIn: (line) => {
+			const matcher = compiled.matcher(line);
+			return matcher.find() ? matcher.start() : -1;
+		}
+	};
 }

@@ -10,7 +10,12 @@ export async function startServer(
 	options: { environment?: Record<string, string>; startTimeoutMs?: number } = {}
 ): Promise<ChildProcess> {
 	const startTimeoutMs = options.startTimeoutMs ?? 20_000;
-	const child = spawn(process.execPath, ['server.js'], {
+	// e.g. THREADLINE_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/profiles" to profile the
+	// server under a bench's load (Node refuses --cpu-prof in NODE_OPTIONS).
+	const nodeArguments = (process.env.THREADLINE_BENCH_SERVER_NODE_ARGS ?? '')
+		.split(' ')
+		.filter(Boolean);
+	const child = spawn(process.execPath, [...nodeArguments, 'server.js'], {
 		env: { ...process.env, ...options.environment, PORT: String(port), HOST: '127.0.0.1' },
 		stdio: ['ignore', 'pipe', 'pipe']
 	});

@@ -68,16 +68,14 @@ describe('the Worker-backed local sandbox in Chromium', () => {
 			ticksWhenAborted = ticks;
 			controller.abort();
 		}, 600);
-		const started = performance.now();
+		// If the abort did not stop the loop, the test's own timeout would fail it (no clock here).
 		const result = await sandbox.exec('echo partial > partial.txt; while true; do :; done', {
 			signal: controller.signal
 		});
-		const elapsed = performance.now() - started;
 		clearInterval(ticker);
 
 		// The page's own timers fired all along: the loop ran in the Worker.
 		expect(ticksWhenAborted).toBeGreaterThanOrEqual(10);
-		expect(elapsed).toBeLessThan(5_000);
 		expect(result).toMatchObject({ exitCode: 124, interrupted: true, changes: [] });
 		expect(result.output).toMatch(/restarted.*discarded/s);
 		// The killed command's changes never reached the page's copy.

@@ -515,9 +515,9 @@ describe('10k events', () => {
 		return { items: new Proxy(wrapped, handler) as Item[], reads: () => reads };
 	}
 
-	it('builds and filters 10k events quickly', () => {
+	// Speed is not asserted with a clock here (see bench/); the next test bounds the work instead.
+	it('builds and filters 10k events', () => {
 		const events = syntheticLedger(10_000);
-		const start = performance.now();
 		const rows = buildTraceRows(events, sessions);
 		const filtered = filterTraceRows(rows, {
 			intent: 'INT-003',
@@ -525,12 +525,9 @@ describe('10k events', () => {
 			type: null,
 			blockedOnly: true
 		});
-		const elapsed = performance.now() - start;
 		expect(rows).toHaveLength(10_000);
 		expect(filtered.length).toBeGreaterThan(0);
 		expect(filtered.every((row) => row.blocked && row.intentId === 'INT-003')).toBe(true);
-		// Generous for slow CI machines; measured at about 30 ms.
-		expect(elapsed).toBeLessThan(1000);
 	});
 
 	it('stays linear: 4× the events (10k → 40k) is 4× the work, a bounded amount per event', () => {

@@ -336,6 +336,49 @@ describe('IndexedDbWorkspaceFiles extra stores and records', () => {
 		peek.close();
 	});
 
+	it('replaceAll stores the files, clears stores and stores records in one transaction', async () => {
+		const name = freshName();
+		const files = await open(name, { extraStores, flushDelayMs: 60_000 });
+		files.queueRecords([{ store: 'records', key: 'old', value: 'gone' }]);
+		await files.flush();
+		const readwrite: string[][] = [];
+		const original = IDBDatabase.prototype.transaction;
+		const spy = vi.spyOn(IDBDatabase.prototype, 'transaction').mockImplementation(function (
+			this: IDBDatabase,
+			stores,
+			mode,
+			options
+		) {
+			if (mode === 'readwrite') readwrite.push([...(Array.isArray(stores) ? stores : [stores])]);
+			return original.call(this, stores, mode, options);
+		});
+		try {
+			await files.replaceAll(
+				{ 'imported.txt': 'i' },
+				{ clearStores: ['records'], records: [{ store: 'records', key: 1, value: 'event' }] }
+			);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(readwrite).toHaveLength(1);
+		expect(readwrite[0]).toEqual(expect.arrayContaining(['entries', 'records']));
+		await files.close();
+		const reopened = await open(name, { extraStores });
+		expect([...reopened.snapshot().keys()]).toEqual(['imported.txt']);
+		expect((await reopened.readAll('records')).map((record) => record.value)).toEqual(['event']);
+	});
+
+	it('replaceAll checks its records before replacing anything', async () => {
+		const files = await open(freshName(), {
+			extraStores,
+			initialFiles: () => ({ 'kept.txt': 'k' })
+		});
+		await expect(
+			files.replaceAll({ 'new.txt': 'n' }, { records: [{ store: 'nope', key: 1, value: 1 }] })
+		).rejects.toThrow(/not an extra store/);
+		expect([...files.snapshot().keys()]).toEqual(['kept.txt']);
+	});
+
 	it('refuses bad extraStores with a clear message', async () => {
 		await expect(open(freshName(), { extraStores: ['entries'] })).rejects.toThrow(/reserved/);
 		await expect(open(freshName(), { extraStores: ['a', 'a'] })).rejects.toThrow(/twice/);

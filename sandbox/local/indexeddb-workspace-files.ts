@@ -205,18 +205,27 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 	 * Replaces the whole workspace ("Reset scenario", zip import) and stores it. `clearStores`
 	 * (extra stores) are emptied in the same transaction, with any of their records still queued.
 	 */
+	/**
+	 * Replaces every file, clears `clearStores` and stores `records`, all in one transaction: an
+	 * import's files and its ledger land together or not at all (a reload between the two must
+	 * never leave imported files under an empty history).
+	 */
 	async replaceAll(
 		files: InitialWorkspaceFiles,
-		options: { clearStores?: readonly string[] } = {}
+		options: { clearStores?: readonly string[]; records?: readonly QueuedRecord[] } = {}
 	): Promise<void> {
 		// Checked and built first: a bad argument throws before anything is replaced.
 		const clearStores = [...(options.clearStores ?? [])];
 		for (const store of clearStores) this.assertExtraStore(store, 'replaceAll');
+		const records = (options.records ?? []).map((record, position) =>
+			this.checkRecord(record, position)
+		);
 		const next = new MemoryWorkspaceFiles(files);
 		this.memory = next;
 		this.pending.clear();
 		this.rewriteAll = true;
 		for (const store of clearStores) this.pendingRecords.clear(store);
+		for (const record of records) this.pendingRecords.add(record);
 		await this.flush();
 	}
 

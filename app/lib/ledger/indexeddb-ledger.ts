@@ -410,14 +410,15 @@ export class IndexedDbLedger implements LedgerPort {
 	): Promise<ChainIntegrity> {
 		return this.exclusive(async () => {
 			this.assertWriter();
-			await this.store.replaceAll(files, { clearStores: ledgerStoreNames });
 			const blobs: QueuedRecord[] = [];
 			// The current contents, so the diffs of the last change of each file can be shown.
 			for (const content of Object.values(files)) {
 				blobs.push({ store: ledgerStores.blobs, key: await contentHash(content), value: content });
 			}
-			await this.store.batch(async () =>
-				this.store.queueRecords([
+			// Files, events and state in one transaction (see replaceAll): never files without history.
+			await this.store.replaceAll(files, {
+				clearStores: ledgerStoreNames,
+				records: [
 					...blobs,
 					...events.map((event) => ({ store: ledgerStores.events, key: event.seq, value: event })),
 					...Object.entries(state).map(([key, value]) => ({
@@ -425,8 +426,8 @@ export class IndexedDbLedger implements LedgerPort {
 						key,
 						value
 					}))
-				])
-			);
+				]
+			});
 			this.stored = [...events];
 			this.stateValues.clear();
 			for (const [key, value] of Object.entries(state)) this.stateValues.set(key, value);

@@ -31,9 +31,10 @@ export interface LedgerRecordStore {
 	/** Many records by key in one read (missing ones left out); `readAll` per key without it. */
 	readKeys?(store: string, keys: readonly IDBValidKey[]): Promise<StoredRecord[]>;
 	batch<Result>(work: () => Promise<Result>): Promise<Result>;
+	/** Files replaced, stores cleared and `records` stored in one transaction. */
 	replaceAll(
 		files: Record<string, string | Uint8Array>,
-		options?: { clearStores?: readonly string[] }
+		options?: { clearStores?: readonly string[]; records?: readonly QueuedRecord[] }
 	): Promise<void>;
 	read(path: string): Promise<Uint8Array>;
 }

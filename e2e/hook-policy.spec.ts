@@ -147,6 +147,11 @@ test('a zipped scenario’s hook policy denies, runs its check, and the failure 
 	const composer = page.getByRole('textbox', { name: 'Message to the agent' });
 	await composer.fill('Add verifyToken to src/auth.ts.');
 	await composer.press('Enter');
+	// The scenario came from a URL: its check asks the person once before it first runs.
+	const consent = page.getByRole('dialog', { name: "Run this scenario's check?" });
+	await expect(consent).toBeVisible({ timeout: 60_000 });
+	await expect(consent).toContainText('grep -q verifyToken src/auth.ts');
+	await consent.getByRole('button', { name: 'Run the check' }).click();
 	await expect(page.getByRole('region', { name: 'Agent', exact: true })).toContainText(
 		'The check passes now.',
 		{ timeout: 60_000 }

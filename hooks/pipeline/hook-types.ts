@@ -66,6 +66,11 @@ export interface PostHookContext {
 	nowIso(): string;
 	/** For post-write checks (a scenario's `run` rules); never for changing files. */
 	runner: CommandRunner;
+	/**
+	 * Whether a scenario's `run` check may run this command (see ToolPipelineOptions.checkConsent);
+	 * absent in contexts that only trusted scenarios reach.
+	 */
+	consentToCheck?: (command: string) => Promise<boolean>;
 	signal?: AbortSignal;
 	/**
 	 * The one way a post-hook affects the result: a post-write check that failed turns the call's

@@ -111,6 +111,7 @@ export function createTestPipeline(options: {
 	commands?: ConstructorParameters<typeof ScriptedRunner>[1];
 	scheduler?: Scheduler;
 	policy?: 'always' | 'destructive' | 'never';
+	checkConsent?: (command: string) => Promise<boolean>;
 }) {
 	const intentsYaml = options.intentsYaml ?? intentsFixture;
 	const fs = new InMemoryFileSystem({
@@ -140,7 +141,8 @@ export function createTestPipeline(options: {
 		clock: fixedClock,
 		scheduler: options.scheduler ?? neverScheduler,
 		ids: sequentialIds(),
-		toolVersion: '0.1.0-test'
+		toolVersion: '0.1.0-test',
+		...(options.checkConsent ? { checkConsent: options.checkConsent } : {})
 	});
 	let callNumber = 0;
 	const call = (tool: string, input: unknown, sessionId = 'builder') =>

@@ -65,6 +65,13 @@ export interface ToolPipelineOptions {
 	ids: IdSource;
 	toolVersion: string;
 	registry: HookRegistry;
+	/**
+	 * Asked before a scenario's hook-policy `run` rule runs its command. Absent means the scenario
+	 * is trusted (a built-in one, or the folder a grader pointed the CLI at); the IDE asks the
+	 * person for scenarios from a URL or a share link, whose checks must not run by themselves.
+	 * A refusal, or a consent that fails, fails the check closed.
+	 */
+	checkConsent?: (command: string) => Promise<boolean>;
 	files?: FileHashLookup & { invalidate?(path: string): void };
 	/**
 	 * Writes planned file changes and appends their ledger events as one unit. The default writes
@@ -713,6 +720,15 @@ export class ToolPipeline {
 						emit: (draft) => postDrafts.push(draft),
 						nowIso: () => this.options.clock.nowIso(),
 						runner: this.options.runner,
+						consentToCheck: (command) => {
+							const consent = this.options.checkConsent;
+							return consent
+								? Promise.resolve()
+										.then(() => consent(command))
+										.then((answer) => answer === true)
+										.catch(() => false)
+								: Promise.resolve(true);
+						},
 						signal,
 						fail: (error) => {
 							checkFailure ??= error;

@@ -157,6 +157,36 @@ describe('scenario hook policy in the pipeline', () => {
 		expect(runner.commands).toEqual(['test -f src/auth/jwt.ts']);
 	});
 
+	it("an untrusted scenario's check runs only with the person's consent, asked with the command", async () => {
+		const asked: string[] = [];
+		const policy =
+			'rules:\n  - match: { paths: ["src/**"] }\n    action: run\n    run: "test -f src/auth/jwt.ts"\n';
+		const allowed = await withPolicy(policy, {
+			checkConsent: async (command) => {
+				asked.push(command);
+				return true;
+			}
+		});
+		expect((await allowed.call('write_to_file', write('src/auth/jwt.ts'))).ok).toBe(true);
+		expect(asked).toEqual(['test -f src/auth/jwt.ts']);
+		expect(allowed.runner.commands).toEqual(['test -f src/auth/jwt.ts']);
+
+		for (const consent of [async () => false, async () => Promise.reject(new Error('closed'))]) {
+			const refused = await withPolicy(policy, { checkConsent: consent });
+			const outcome = await refused.call('write_to_file', write('src/auth/jwt.ts'));
+			// Refused (or a consent that failed): the check never runs and the agent is told so.
+			expect(refused.runner.commands).toEqual([]);
+			expect(outcome.ok).toBe(false);
+			if (!outcome.ok) {
+				expect(outcome.error.code).toBe('command_denied');
+				expect(outcome.error.message).toContain('did not allow');
+				expect(outcome.error.message).toContain('test -f src/auth/jwt.ts');
+			}
+			// The write itself was governed and stays.
+			expect(await refused.fs.readTextFile('src/auth/jwt.ts')).toContain('export const x');
+		}
+	});
+
 	it('a broken policy fails closed with where to fix it; reads still work', async () => {
 		const { call, fs } = await withPolicy(
 			'rules:\n  - match: { tools: [write_to_file] }\n    action: block\n',

@@ -35,6 +35,18 @@ export const hookPolicyRunHook: PostHook = {
 		});
 		for (const rule of checks) {
 			const command = rule.run as string;
+			const allowed = context.consentToCheck ? await context.consentToCheck(command) : true;
+			if (!allowed) {
+				const paths = outcome.changes.map((change) => change.path).join(', ');
+				context.fail(
+					toolError(
+						'command_denied',
+						`Your change to ${paths} was saved, but the person did not allow this scenario's check \`${command}\` (${hookPolicyPath}) to run: the scenario came from a link, so its checks ask first. The change is unchecked.`,
+						'Tell the person what the check would verify, or run the tests yourself with execute_command if your intent allows it.'
+					)
+				);
+				return;
+			}
 			let proposed: readonly EntryChange[] = [];
 			let reviewed = false;
 			const result = await context.runner.exec(command, {

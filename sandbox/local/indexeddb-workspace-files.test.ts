@@ -371,7 +371,7 @@ describe('IndexedDbWorkspaceFiles extra stores and records', () => {
 	it('replaceAll checks its records before replacing anything', async () => {
 		const files = await open(freshName(), {
 			extraStores,
-			initialFiles: () => ({ 'kept.txt': 'k' })
+			initialFiles: async () => ({ 'kept.txt': 'k' })
 		});
 		await expect(
 			files.replaceAll({ 'new.txt': 'n' }, { records: [{ store: 'nope', key: 1, value: 1 }] })

@@ -71,6 +71,8 @@ export interface AgentRuntimeOptions {
 	openFile?: (path: string) => void | Promise<void>;
 	/** Shows what a tool call changed as a diff in the editor area (a tool card's "Show diff"). */
 	showChange?: (toolCallId: string) => void;
+	/** Asked before an untrusted scenario's hook-policy check runs (see check-consent.ts). */
+	checkConsent?: (command: string) => Promise<boolean>;
 }
 
 /**
@@ -120,7 +122,8 @@ export class AgentRuntime {
 			scheduler: ports.scheduler,
 			ids: ports.ids,
 			toolVersion: options.toolVersion,
-			commit: options.ledger.commitThrough(options.fs)
+			commit: options.ledger.commitThrough(options.fs),
+			...(options.checkConsent ? { checkConsent: options.checkConsent } : {})
 		});
 		this.events = options.ledger.eventsSince(0);
 		// Locks and calls in flight live in memory: rebuild them from what the ledger recorded.

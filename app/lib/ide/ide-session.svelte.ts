@@ -16,6 +16,8 @@ import { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-worksp
 import packageJson from '../../../package.json';
 import type { AgentRuntime } from '../agent-runtime/agent-runtime.svelte.js';
 import { WorkspaceChanges } from '../changes/workspace-changes.svelte.js';
+import { appDialogs } from '../dialogs/app-dialogs.svelte.js';
+import { checkConsentQuestion, rememberedCheckConsent } from './check-consent.js';
 import { classWitness } from '../class/class-witness.svelte.js';
 import { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
 import { ledgerStoreNames } from '../ledger/ledger-record-store.js';
@@ -365,7 +367,9 @@ export class IdeSession {
 			snapshot: () => store.snapshot(),
 			toolVersion: threadlineVersion,
 			openFile: (path) => workspace.open(path),
-			showChange: (toolCallId) => void this.changes?.showToolCallDiff(toolCallId)
+			showChange: (toolCallId) => void this.changes?.showToolCallDiff(toolCallId),
+			// A scenario from a URL or a share link runs none of its checks without the person.
+			...(this.scenario.trusted ? {} : { checkConsent: this.untrustedCheckConsent(this.scenario) })
 		});
 		if ('problem' in created) {
 			this.agentProblem = created.problem;
@@ -383,6 +387,13 @@ export class IdeSession {
 					changes.followEvents(change.events);
 			});
 		}
+	}
+
+	private untrustedCheckConsent(scenario: ResolvedScenario): (command: string) => Promise<boolean> {
+		const source = scenario.source.startsWith('share:') ? 'a share link' : scenario.source;
+		return rememberedCheckConsent((command) =>
+			appDialogs.confirm(checkConsentQuestion(command, source))
+		);
 	}
 
 	private async stopSandbox(): Promise<void> {

@@ -210,7 +210,8 @@ describe('classifyCommand reasons', () => {
 		expect(classifyCommand('   ')).toEqual({
 			level: 'read-only',
 			reasons: ['the command runs nothing'],
-			writeTargets: []
+			writeTargets: [],
+			writesUnknown: false
 		});
 	});
 });
@@ -334,5 +335,19 @@ describe('classifyCommand details', () => {
 				}
 			)
 		);
+	});
+});
+
+describe('writesUnknown: when a command may write paths its targets cannot name', () => {
+	it.each([
+		['echo x > src/a.ts', false],
+		['cat a.txt', false],
+		['cd src && echo x > ../out.txt', true],
+		['X=out.txt; echo x > $X', true],
+		['npm run build', true],
+		['node scripts/generate.js', true],
+		['echo x | tee out.txt', false]
+	])('%s → %s', (command, unknown) => {
+		expect(classifyCommand(command).writesUnknown).toBe(unknown);
 	});
 });

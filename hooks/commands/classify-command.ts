@@ -29,6 +29,13 @@ export interface CommandClassification {
 	reasons: string[];
 	/** Paths the command will obviously write, as written in the command, for a scope pre-check. */
 	writeTargets: string[];
+	/**
+	 * The command may write paths `writeTargets` cannot name: it changes folder first, writes to a
+	 * name built from variables or substitutions, or runs something that is not read-only without
+	 * a target we can see (a script, `npm run`, an unknown program). The approval says so; the
+	 * command's transaction still judges every path it really wrote.
+	 */
+	writesUnknown: boolean;
 }
 
 /** Scripts inside scripts (`bash -c "eval '$(…)'"`) deeper than this are not worth trusting. */
@@ -51,7 +58,12 @@ export function classifyCommand(command: string): CommandClassification {
 		analysis.findings.filter((finding) => finding.level === level).map((finding) => finding.reason)
 	);
 	if (reasons.length === 0) reasons.push('the command runs nothing');
-	return { level, reasons, writeTargets: unique(analysis.writeTargets) };
+	const writeTargets = unique(analysis.writeTargets);
+	const writesUnknown =
+		analysis.changedDirectory ||
+		writeTargets.some((target) => /[$`*?[]/.test(target)) ||
+		(level !== 'read-only' && writeTargets.length === 0);
+	return { level, reasons, writeTargets, writesUnknown };
 }
 
 function unique(values: string[]): string[] {

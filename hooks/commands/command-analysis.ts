@@ -40,6 +40,11 @@ export class CommandAnalysis {
 	 */
 	private directoryChanged = false;
 
+	/** A `cd` came first: relative writes after it name folders only the shell knows. */
+	get changedDirectory(): boolean {
+		return this.directoryChanged;
+	}
+
 	changeDirectory(): void {
 		this.directoryChanged = true;
 	}

@@ -27,7 +27,18 @@ export interface ApprovalPrompt extends ApprovalRequest {
 	/** For file changes: the content before and after, so the human sees a diff. */
 	preview?: { path: string; before: string | null; after: string | null }[];
 	/** For commands: the command, its folder and why it was classified as it was. */
-	command?: { command: string; cwd: string; classification: string; reasons: string[] };
+	command?: {
+		command: string;
+		cwd: string;
+		classification: string;
+		reasons: string[];
+		/** Workspace paths the command visibly writes (redirects, tee, cp/mv targets, …). */
+		writes?: string[];
+		/** It may write paths the preview cannot name (see CommandClassification.writesUnknown). */
+		writesUnknown?: boolean;
+		/** The active intent's owned scope: what the command's transaction will keep. */
+		scope?: string[];
+	};
 }
 
 export interface ApprovalAnswer {

@@ -591,8 +591,13 @@ export class ToolPipeline {
 				command: String(call.input.command),
 				cwd: context.command.cwd || '.',
 				classification: context.command.level,
-				reasons: context.command.reasons
+				reasons: context.command.reasons,
+				writes: [...context.targets],
+				writesUnknown: context.command.writesUnknown
 			};
+			const intentId = session.activeIntentId;
+			const scope = intentId ? this.state.scope.patternsOf(intentId) : null;
+			if (scope) prompt.command.scope = [...scope];
 		}
 		try {
 			return await this.options.approvals.request(prompt);

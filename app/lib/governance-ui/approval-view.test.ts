@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApprovalPrompt } from '../../../hooks/pipeline/ports.js';
 import {
 	askedBecause,
+	commandWritesSummary,
 	extraReasons,
 	approvalHeading,
 	approvalKind,
@@ -158,5 +159,27 @@ describe('askedBecause and extraReasons', () => {
 		expect(extraReasons(['deletes files', 'writes a.txt'], ['deletes files '])).toEqual([
 			'writes a.txt'
 		]);
+	});
+});
+
+describe('commandWritesSummary', () => {
+	const base = { command: 'x', cwd: '.', classification: 'destructive', reasons: [] };
+
+	it('lists the visible writes and warns nothing when they are all it writes', () => {
+		expect(
+			commandWritesSummary({ ...base, writes: ['src/a.ts'], writesUnknown: false }, 'INT-001')
+		).toEqual({
+			writes: ['src/a.ts'],
+			warning: null
+		});
+	});
+
+	it('warns, naming the intent and its scope, when the command may write paths it cannot name', () => {
+		const summary = commandWritesSummary(
+			{ ...base, writes: [], writesUnknown: true, scope: ['src/auth/**'] },
+			'INT-001'
+		);
+		expect(summary.warning).toContain("INT-001's scope (src/auth/**)");
+		expect(summary.warning).toContain('refused and put back');
 	});
 });

@@ -138,3 +138,27 @@ export function extraReasons(commandReasons: readonly string[], shown: readonly 
 	const seen = new Set(shown.map((reason) => reason.trim()));
 	return commandReasons.filter((reason) => !seen.has(reason.trim()));
 }
+
+/**
+ * What a command will write, predicted before it runs, in words: the paths it visibly writes,
+ * and — when it may write others (a `cd`, a variable, a script) — that whatever it writes outside
+ * the intent's scope will be refused when it ends. A prediction: the command's transaction is
+ * what enforces the scope.
+ */
+export function commandWritesSummary(
+	command: NonNullable<ApprovalPrompt['command']>,
+	intentId: string | undefined
+): { writes: string[]; warning: string | null } {
+	const writes = command.writes ?? [];
+	if (!command.writesUnknown) return { writes, warning: null };
+	const scope = command.scope?.length
+		? `${intentId ?? 'the intent'}'s scope (${command.scope.join(', ')})`
+		: 'the intent’s scope';
+	return {
+		writes,
+		warning:
+			`This command may write files this preview cannot name (it changes folder, builds names ` +
+			`from variables, or runs a script or program). Anything it writes outside ${scope} or ` +
+			'in .orchestration/ or .git/ will be refused and put back when it ends; only the rest is kept.'
+	};
+}

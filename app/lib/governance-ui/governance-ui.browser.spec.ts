@@ -189,6 +189,31 @@ describe('ApprovalModal', () => {
 		expect(text).toContain('Destructive');
 	});
 
+	it('predicts a command’s writes and warns when it may write outside the scope', async () => {
+		const queue = mountModal();
+		void queue.request(
+			prompt({
+				tool: 'execute_command',
+				preview: undefined,
+				intentId: 'INT-001',
+				command: {
+					command: 'cd src && echo x > ../outside.txt',
+					cwd: '.',
+					classification: 'destructive',
+					reasons: [],
+					writes: [],
+					writesUnknown: true,
+					scope: ['src/auth/**']
+				}
+			})
+		);
+		flushSync();
+		await sleep(20);
+		const note = dialog().querySelector('[role="note"]');
+		expect(note?.textContent).toContain("INT-001's scope (src/auth/**)");
+		expect(note?.textContent).toContain('refused and put back');
+	});
+
 	it('shows a scope expansion with its own wording and the current scope', async () => {
 		const queue = mountModal({
 			currentScope: (intentId: string) => (intentId === 'INT-002' ? ['src/a/**'] : null)

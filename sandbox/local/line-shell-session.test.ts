@@ -180,3 +180,29 @@ describe.each(backends)('the local terminal session %s', (_name, createSandbox) 
 		await expect(sandbox.openShell({ cols: 80, rows: 24 })).rejects.toThrow(/disposed/);
 	});
 });
+
+describe('the terminal’s history', () => {
+	it('history lists the lines typed, numbered; history N the last N; history -c clears', async () => {
+		const sandbox = await createLocalSandbox({ files: new MemoryWorkspaceFiles() });
+		try {
+			const session = await sandbox.openShell({ cols: 80, rows: 24 });
+			if (session.mode !== 'line') throw new Error('the local terminal is line-based');
+			const run = async (line: string) => {
+				let output = '';
+				const result = await session.run(line, { onOutput: (chunk) => (output += chunk) });
+				return { ...result, output };
+			};
+			await run('echo one');
+			await run('   ');
+			await run('ls');
+			expect((await run('history')).output).toBe('    1  echo one\n    2  ls\n    3  history\n');
+			expect((await run('history 2')).output).toBe('    3  history\n    4  history 2\n');
+			expect((await run('history -c')).exitCode).toBe(0);
+			expect((await run('history')).output).toBe('    1  history\n');
+			// Anything more than a bare `history` runs in the shell as usual.
+			expect((await run('echo history')).output).toBe('history\n');
+		} finally {
+			await sandbox.dispose();
+		}
+	});
+});

@@ -22,6 +22,8 @@ export class LocalLineShellSession implements LineShellSession {
 	private currentCwd = '';
 	private environment: Record<string, string> = { ...defaultShellEnvironment };
 	private readonly running = new Set<AbortController>();
+	/** The lines typed in this terminal, for `history` (just-bash runs each line on its own). */
+	private readonly lines: string[] = [];
 	private disposed = false;
 
 	constructor(
@@ -44,6 +46,12 @@ export class LocalLineShellSession implements LineShellSession {
 	): Promise<LineShellResult> {
 		if (this.disposed) throw new Error('This terminal session has been closed');
 		if (typeof line !== 'string') throw new TypeError('run expects the command line as a string');
+		if (line.trim() !== '') {
+			this.lines.push(line);
+			if (this.lines.length > historyLimit) this.lines.splice(0, this.lines.length - historyLimit);
+		}
+		const history = historyRequest(line);
+		if (history) return this.answerHistory(history, options.onOutput);
 		// Closing the session stops its line even when the caller's signal never fires.
 		const controller = new AbortController();
 		const forward = () => controller.abort();
@@ -93,6 +101,23 @@ export class LocalLineShellSession implements LineShellSession {
 			entries: outcome.proposal ?? [],
 			refused: outcome.refused ?? []
 		};
+	}
+
+	/** `history`, `history N`, `history -c`: the session's own, as bash prints it. */
+	private answerHistory(
+		request: { count: number | null } | { clear: true },
+		onOutput: ((chunk: string) => void) | undefined
+	): LineShellResult {
+		let output = '';
+		if ('clear' in request) this.lines.length = 0;
+		else {
+			const first = request.count === null ? 0 : Math.max(0, this.lines.length - request.count);
+			for (let index = first; index < this.lines.length; index++) {
+				output += `${String(index + 1).padStart(5)}  ${this.lines[index]}\n`;
+			}
+		}
+		if (output !== '') onOutput?.(output);
+		return { exitCode: 0, interrupted: false, changes: [], entries: [], refused: [] };
 	}
 
 	dispose(): void {
@@ -158,4 +183,14 @@ function lineStopMessage(outcome: ShellCommandOutcome, timeoutMs: number): strin
 		case 'disposed':
 			return `Stopped because the sandbox was closed.${discarded ? ` ${discarded}` : ''}`;
 	}
+}
+
+const historyLimit = 1000;
+
+/** A line that is only `history` (optionally a count, or -c); anything else runs in the shell. */
+function historyRequest(line: string): { count: number | null } | { clear: true } | null {
+	const match = /^\s*history(?:\s+(-c|\d+))?\s*$/.exec(line);
+	if (!match) return null;
+	if (match[1] === '-c') return { clear: true };
+	return { count: match[1] === undefined ? null : Number(match[1]) };
 }

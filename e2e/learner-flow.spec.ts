@@ -298,8 +298,15 @@ test.describe('human steps are doable', () => {
 		await page.locator('.monaco-editor .view-lines').first().click();
 		await page.keyboard.press('Control+A');
 		await page.keyboard.press('Control+V');
+		// The paste reads the clipboard asynchronously: save once the pasted text is in the editor,
+		// as a person would (a Ctrl+S that lands first saves the old text, then the paste dirties it).
+		await expect(page.locator('.monaco-editor .view-lines').first()).toContainText(
+			'Reviewed by the instructor'
+		);
 		await page.keyboard.press('Control+S');
-		await expect(page.getByRole('tab', { name: /require-session\.ts/ })).not.toContainText('●');
+		await expect(page.getByRole('tab', { name: /require-session\.ts/ })).not.toContainText('●', {
+			timeout: 15_000
+		});
 		await sendToAgent(page, 'Done.');
 		await expect(agent).toContainText('A human changed the file since I read it.', {
 			timeout: 60_000

@@ -377,6 +377,37 @@ test.describe('the governed agent with an OpenAI-compatible provider (fake LLM)'
 		expect(requests.count()).toBe(1);
 		expect(server.pending()).toBe(0);
 	});
+
+	test('Test connection in Settings tries the form’s settings before they are saved', async ({
+		page
+	}) => {
+		const requests = requestsSince(server.requests.length);
+		await openIde(page, 'jwt-auth');
+		await page.getByRole('button', { name: 'Settings', exact: true }).click();
+		const settings = page.getByRole('dialog', { name: 'Settings' });
+		await settings.getByLabel('Provider').selectOption({ label: 'OpenAI-compatible' });
+		await settings.getByLabel('Model').fill('fake-model');
+		await settings.getByLabel('Base URL').fill(server.url);
+		const outcome = settings.getByTestId('connection-test-outcome');
+
+		await settings.getByLabel('API key').fill('sk-wrong-key-e2e-0123456789');
+		server.enqueue({ status: 401 });
+		await settings.getByRole('button', { name: 'Test connection' }).click();
+		await expect(outcome).toContainText('The API key was refused (401)', { timeout: 30_000 });
+		await expect(outcome).not.toContainText('sk-wrong-key');
+
+		await settings.getByLabel('API key').fill(apiKey);
+		server.enqueue({ text: 'OK' });
+		await settings.getByRole('button', { name: 'Test connection' }).click();
+		await expect(outcome).toContainText('Connected: OpenAI-compatible', { timeout: 30_000 });
+		await expect(outcome).toContainText('"fake-model"');
+		expect(requests.count()).toBe(2);
+		expect(requests.at(1)?.headers.authorization).toBe(`Bearer ${apiKey}`);
+
+		// Testing saved nothing: Cancel leaves the demo in place.
+		await settings.getByRole('button', { name: 'Cancel' }).click();
+		await expect(page.getByTestId('agent-model')).toContainText('Demo (scripted)');
+	});
 });
 
 test.describe('the scripted demo agent (no key)', () => {

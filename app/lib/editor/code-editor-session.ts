@@ -14,6 +14,7 @@ import {
 	rememberedViewState
 } from './editor-models.js';
 import type { MonacoModule } from './monaco-instance.js';
+import { currentColorScheme, monacoThemeFor } from '../theme/color-scheme.js';
 
 export interface CodeEditorCallbacks {
 	onchange?: (value: string) => void;
@@ -50,7 +51,7 @@ export class CodeEditorSession {
 		this.editor = monaco.editor.create(host, {
 			model: null,
 			automaticLayout: true,
-			theme: 'vs-dark',
+			theme: monacoThemeFor(currentColorScheme()),
 			ariaLabel: settings.label,
 			readOnly: settings.readOnly,
 			readOnlyMessage: { value: settings.readOnlyMessage },

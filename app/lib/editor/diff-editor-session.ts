@@ -8,6 +8,7 @@ import type * as Monaco from 'monaco-editor';
 import { languageForPath } from './language-for-path.js';
 import type { MonacoModule } from './monaco-instance.js';
 import { diffModelPath, diffModelScheme } from './model-uri.js';
+import { currentColorScheme, monacoThemeFor } from '../theme/color-scheme.js';
 
 export interface DiffContent {
 	path: string;
@@ -37,7 +38,7 @@ export class DiffEditorSession {
 	) {
 		this.diffEditor = monaco.editor.createDiffEditor(host, {
 			automaticLayout: true,
-			theme: 'vs-dark',
+			theme: monacoThemeFor(currentColorScheme()),
 			readOnly: true,
 			originalEditable: false,
 			renderSideBySide: true,

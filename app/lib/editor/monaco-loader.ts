@@ -31,6 +31,7 @@ import {
 import { monacoWithLegacyWorkers } from './legacy-web-worker.js';
 import { setLoadedMonaco, type MonacoModule } from './monaco-instance.js';
 import { workerKindForLabel, type MonacoWorkerKind } from './worker-label.js';
+import { currentColorScheme, monacoThemeFor, watchColorScheme } from '../theme/color-scheme.js';
 
 export type { MonacoModule };
 
@@ -110,6 +111,11 @@ async function initializeMonaco(): Promise<MonacoModule> {
 	}
 	monaco.json.jsonDefaults.setDiagnosticsOptions(jsonDiagnosticsOptions());
 	configureMonacoYaml(monacoWithLegacyWorkers(monaco, createWorker), yamlOptions());
+
+	// Monaco's theme is global (one for every editor on the page): follow the system's light/dark
+	// switch for as long as the page lives, as app.css does for the rest of the page.
+	monaco.editor.setTheme(monacoThemeFor(currentColorScheme()));
+	watchColorScheme((scheme) => monaco.editor.setTheme(monacoThemeFor(scheme)));
 
 	return monaco;
 }

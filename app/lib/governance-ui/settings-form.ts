@@ -19,6 +19,12 @@ export interface AgentSettings extends ProviderSettings {
 }
 
 /** What the dialog saves: always a step cap; a key and a base URL only where the provider uses them. */
+/** What "Test connection" found: one sentence, good or bad (agent/test-connection.ts). */
+export interface ConnectionTestOutcome {
+	ok: boolean;
+	message: string;
+}
+
 export interface SavedSettings extends ProviderSettings {
 	stepCap: number;
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { contrastRatio, relativeLuminance } from './color-contrast.js';
 import {
+	lightTerminalColors,
 	terminalColors,
+	terminalColorsFor,
 	terminalFontFamily,
 	terminalMinimumContrastRatio
 } from './terminal-theme.js';
@@ -22,28 +24,39 @@ describe('contrastRatio', () => {
 	});
 });
 
-describe('terminal theme', () => {
-	const textColors = Object.entries(terminalColors).filter(
+describe.each([
+	['dark', terminalColors],
+	['light', lightTerminalColors]
+] as const)('the %s terminal theme', (scheme, colors) => {
+	const textColors = Object.entries(colors).filter(
 		([name]) =>
-			!['background', 'black', 'cursorAccent', 'selectionBackground', 'cursor'].includes(name)
+			![
+				'background',
+				scheme === 'dark' ? 'black' : 'white',
+				'cursorAccent',
+				'selectionBackground',
+				'cursor'
+			].includes(name)
 	);
 
+	it('is the one chosen for its scheme', () => {
+		expect(terminalColorsFor(scheme)).toBe(colors);
+	});
+
 	it.each(textColors)('%s (%s) reaches WCAG AA on the background', (_name, color) => {
-		expect(contrastRatio(color, terminalColors.background)).toBeGreaterThanOrEqual(4.5);
+		expect(contrastRatio(color, colors.background)).toBeGreaterThanOrEqual(4.5);
 	});
 
 	it('keeps selected text and the cursor readable', () => {
 		expect(
-			contrastRatio(terminalColors.selectionForeground, terminalColors.selectionBackground)
+			contrastRatio(colors.selectionForeground, colors.selectionBackground)
 		).toBeGreaterThanOrEqual(4.5);
-		expect(
-			contrastRatio(terminalColors.cursor, terminalColors.cursorAccent)
-		).toBeGreaterThanOrEqual(4.5);
-		expect(contrastRatio(terminalColors.cursor, terminalColors.background)).toBeGreaterThanOrEqual(
-			3
-		);
+		expect(contrastRatio(colors.cursor, colors.cursorAccent)).toBeGreaterThanOrEqual(4.5);
+		expect(contrastRatio(colors.cursor, colors.background)).toBeGreaterThanOrEqual(3);
 	});
+});
 
+describe('terminal options', () => {
 	it('asks xterm to lift any colour a program picks below AA', () => {
 		expect(terminalMinimumContrastRatio).toBeGreaterThanOrEqual(4.5);
 	});

@@ -1,6 +1,6 @@
 /**
- * The terminal's look: a dark theme whose text colours all reach WCAG AA (4.5:1) against the
- * background, and a font stack of fonts that ship with the operating system, so nothing is
+ * The terminal's look: a dark and a light theme (following the system, like the page) whose text
+ * colours all reach WCAG AA (4.5:1) against their background, and a font stack of fonts that ship with the operating system, so nothing is
  * downloaded (the page is cross-origin isolated; a web font would need CORP headers too).
  */
 
@@ -30,6 +30,8 @@ export interface TerminalColors {
 	brightWhite: string;
 }
 
+import type { ColorScheme } from '../theme/color-scheme.js';
+
 export const terminalColors: TerminalColors = {
 	foreground: '#d8dee9',
 	background: '#16181d',
@@ -55,6 +57,37 @@ export const terminalColors: TerminalColors = {
 	brightCyan: '#8ee6ec',
 	brightWhite: '#ffffff'
 };
+
+/** The light theme: GitHub-light-like hues, darkened where needed to reach AA on white. */
+export const lightTerminalColors: TerminalColors = {
+	foreground: '#1f2328',
+	background: '#ffffff',
+	cursor: '#1f2328',
+	cursorAccent: '#ffffff',
+	selectionBackground: '#b6d7ff',
+	selectionForeground: '#1f2328',
+	black: '#24292f',
+	red: '#cf222e',
+	green: '#116329',
+	yellow: '#7d4e00',
+	blue: '#0550ae',
+	magenta: '#8250df',
+	cyan: '#1b7c83',
+	// ANSI white is a background colour in practice on a light theme; as text it is lifted.
+	white: '#6e7781',
+	brightBlack: '#57606a',
+	brightRed: '#a40e26',
+	brightGreen: '#1a7f37',
+	brightYellow: '#633c01',
+	brightBlue: '#0969da',
+	brightMagenta: '#6639ba',
+	brightCyan: '#136061',
+	brightWhite: '#57606a'
+};
+
+export function terminalColorsFor(scheme: ColorScheme): TerminalColors {
+	return scheme === 'light' ? lightTerminalColors : terminalColors;
+}
 
 /** System monospace fonts, newest platforms first, ending with the generic family. */
 export const terminalFontFamily = [

@@ -11,8 +11,9 @@ import { LineDiscipline } from './line-discipline.js';
 import { bindPtySession } from './pty-binding.js';
 import { ReadlineEditor } from './readline-editor.js';
 import { eraseLineSequence } from './terminal-text.js';
+import { currentColorScheme, watchColorScheme } from '../theme/color-scheme.js';
 import {
-	terminalColors,
+	terminalColorsFor,
 	terminalFontFamily,
 	terminalFontSize,
 	terminalMinimumContrastRatio
@@ -58,13 +59,15 @@ export class TerminalView {
 	#pendingInput: string[] = [];
 	#fitFrame = 0;
 	#disposed = false;
+	/** Follows the system's light/dark switch live, as the page's own colours do. */
+	readonly #stopWatchingColorScheme: () => void;
 
 	constructor(libraries: TerminalLibraries, container: HTMLElement, options: TerminalViewOptions) {
 		this.#libraries = libraries;
 		this.#container = container;
 		this.#options = options;
 		this.#terminal = new libraries.Terminal({
-			theme: { ...terminalColors },
+			theme: { ...terminalColorsFor(currentColorScheme()) },
 			fontFamily: terminalFontFamily,
 			fontSize: terminalFontSize,
 			lineHeight: 1.2,
@@ -79,6 +82,9 @@ export class TerminalView {
 		this.#terminal.loadAddon(this.#fitAddon);
 		this.#terminal.open(container);
 		this.setLabel(options.label);
+		this.#stopWatchingColorScheme = watchColorScheme((scheme) => {
+			if (!this.#disposed) this.#terminal.options.theme = { ...terminalColorsFor(scheme) };
+		});
 
 		container.addEventListener('keydown', this.#releaseTab, { capture: true });
 		this.#resizeObserver = new ResizeObserver(this.#scheduleFit);
@@ -120,6 +126,7 @@ export class TerminalView {
 		this.#disposed = true;
 		if (this.#fitFrame !== 0) cancelAnimationFrame(this.#fitFrame);
 		this.#resizeObserver.disconnect();
+		this.#stopWatchingColorScheme();
 		document.fonts.removeEventListener('loadingdone', this.#scheduleFit);
 		this.#container.removeEventListener('keydown', this.#releaseTab, { capture: true });
 		this.#terminal.dispose();

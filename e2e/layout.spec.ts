@@ -55,6 +55,62 @@ test.describe('at 1280×720', () => {
 	});
 });
 
+test.describe('at 1280×720, the approval modal and the right column', () => {
+	test.use({ viewport: { width: 1280, height: 720 } });
+
+	test('the answers and the keyboard hint are on screen however long the diff', async ({
+		page
+	}) => {
+		await openWithoutBrief(page);
+		const composer = page.getByRole('textbox', { name: 'Message to the agent' });
+		await composer.fill('Run the demo.');
+		await composer.press('Enter');
+		const modal = page.getByRole('dialog', { name: 'The agent wants to change files' });
+		await expect(modal).toBeVisible({ timeout: 60_000 });
+		await expect(modal.getByText('Enter approves · Esc rejects')).toBeInViewport({ ratio: 1 });
+		await expect(modal.getByRole('button', { name: 'Approve', exact: true })).toBeInViewport({
+			ratio: 1
+		});
+		await expect(modal.getByRole('button', { name: 'Reject', exact: true })).toBeInViewport({
+			ratio: 1
+		});
+		expect(await seriousViolations(page)).toEqual([]);
+	});
+
+	test('each right-column tab keeps its own scroll position; arrow keys move between tabs', async ({
+		page
+	}) => {
+		await openWithoutBrief(page);
+		const tabs = page.getByRole('tablist', { name: 'Right column' });
+		const panel = page.locator('#right-panel');
+		await tabs.getByRole('tab', { name: 'Intents', exact: true }).click();
+		await expect(panel.getByText('INT-001').first()).toBeVisible({ timeout: 30_000 });
+		const scrollable = await panel.evaluate(
+			(element) => element.scrollHeight > element.clientHeight
+		);
+		test.skip(!scrollable, 'The intents list fits the column at this size: nothing to scroll.');
+		await panel.evaluate((element) => (element.scrollTop = 120));
+		await tabs.getByRole('tab', { name: 'Trace', exact: true }).click();
+		await expect(panel).toHaveJSProperty('scrollTop', 0);
+		await tabs.getByRole('tab', { name: 'Intents', exact: true }).click();
+		await expect(panel).toHaveJSProperty('scrollTop', 120);
+
+		// The tab pattern's keys: Left/Right/Home/End move focus and show the tab.
+		await tabs.getByRole('tab', { name: 'Intents', exact: true }).focus();
+		await page.keyboard.press('ArrowRight');
+		await expect(tabs.getByRole('tab', { name: 'Changes', exact: true })).toBeFocused();
+		await expect(tabs.getByRole('tab', { name: 'Changes', exact: true })).toHaveAttribute(
+			'aria-selected',
+			'true'
+		);
+		await page.keyboard.press('End');
+		await expect(tabs.getByRole('tab', { name: 'Trace', exact: true })).toBeFocused();
+		await page.keyboard.press('ArrowRight');
+		await expect(tabs.getByRole('tab', { name: 'Agent', exact: true })).toBeFocused();
+		await expect(page.getByRole('textbox', { name: 'Message to the agent' })).toBeVisible();
+	});
+});
+
 test.describe('on a phone (390×844)', () => {
 	test.use({ viewport: { width: 390, height: 844 } });
 

@@ -1,4 +1,4 @@
-import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { deleteDB, openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';
 import {
 	MemoryWorkspaceFiles,
 	type InitialWorkspaceFiles,
@@ -281,11 +281,18 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 	async readKeys(store: string, keys: readonly IDBValidKey[]): Promise<StoredRecord[]> {
 		this.assertExtraStore(store, 'readKeys');
 		const database = this.database as unknown as IDBPDatabase;
-		const transaction = database.transaction(store, 'readonly');
-		const [values] = await Promise.all([
-			Promise.all(keys.map((key) => transaction.store.get(key))),
-			transaction.done
-		]);
+		const wrapped = database.transaction(store, 'readonly');
+		// Raw requests with a callback each rather than a promise each: a checkpoint restore reads
+		// a thousand contents here, and the promises were most of the main thread's time.
+		const objectStore = unwrap(wrapped).objectStore(store);
+		const values: unknown[] = new Array<unknown>(keys.length);
+		keys.forEach((key, position) => {
+			const request = objectStore.get(key);
+			request.onsuccess = () => {
+				values[position] = request.result;
+			};
+		});
+		await wrapped.done;
 		const byKey = new Map<string, StoredRecord>();
 		keys.forEach((key, position) => {
 			if (values[position] !== undefined)
@@ -393,21 +400,25 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 
 	private async store(everything: boolean, paths: string[], records: RecordQueue): Promise<void> {
 		const database = this.database as unknown as IDBPDatabase;
-		const transaction = database.transaction([...ownStores, ...records.storeNames()], 'readwrite');
+		const wrapped = database.transaction([...ownStores, ...records.storeNames()], 'readwrite');
+		// The requests are made on the raw transaction: a checkpoint restore issues thousands, and a
+		// promise per request (idb's wrapper) is most of their cost on the main thread. A failed
+		// request aborts the transaction, so its completion alone says whether everything stored.
+		const transaction = unwrap(wrapped);
 		const entries = transaction.objectStore('entries');
-		const requests: Promise<unknown>[] = [];
 		try {
 			if (everything) {
-				requests.push(entries.clear());
-				for (const entry of this.memory.allEntries()) requests.push(entries.put(toStored(entry)));
-				requests.push(transaction.objectStore('meta').put({ seededAt: Date.now() }, seededKey));
+				entries.clear();
+				for (const entry of this.memory.allEntries()) entries.put(toStored(entry));
+				transaction.objectStore('meta').put({ seededAt: Date.now() }, seededKey);
 			} else {
 				for (const path of paths) {
 					const entry = this.memory.entryAt(path);
-					requests.push(entry ? entries.put(toStored(entry)) : entries.delete(path));
+					if (entry) entries.put(toStored(entry));
+					else entries.delete(path);
 				}
 			}
-			records.writeTo((store) => transaction.objectStore(store), requests);
+			records.writeTo((store) => transaction.objectStore(store));
 		} catch (error) {
 			// A request refused on the spot (e.g. a closed database): nothing of this batch commits.
 			try {
@@ -415,14 +426,15 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 			} catch {
 				// Already finished or aborted.
 			}
-			await Promise.allSettled([...requests, transaction.done]);
+			await wrapped.done.catch(() => undefined);
 			throw error;
 		}
-		const results = await Promise.allSettled([...requests, transaction.done]);
-		const failed = results.find((result) => result.status === 'rejected');
-		// When the commit fails (a full quota), each request only says "AbortError": the
-		// transaction's own error says why.
-		if (failed) throw transaction.error ?? failed.reason;
+		try {
+			await wrapped.done;
+		} catch (error) {
+			// When the commit fails (a full quota), the transaction's own error says why.
+			throw transaction.error ?? error;
+		}
 	}
 
 	private hold(): void {
@@ -582,23 +594,14 @@ class RecordQueue {
 		}
 	}
 
-	writeTo(
-		objectStore: (name: string) => {
-			clear(): Promise<unknown>;
-			put(value: unknown, key: IDBValidKey): Promise<unknown>;
-			delete(key: IDBValidKey): Promise<unknown>;
-		},
-		requests: Promise<unknown>[]
-	): void {
+	/** Issues every queued operation on the transaction's stores (raw IndexedDB requests). */
+	writeTo(objectStore: (name: string) => IDBObjectStore): void {
 		for (const [name, queued] of this.stores) {
 			const target = objectStore(name);
-			if (queued.cleared) requests.push(target.clear());
+			if (queued.cleared) target.clear();
 			for (const operation of queued.operations.values()) {
-				requests.push(
-					operation.kind === 'put'
-						? target.put(operation.value, operation.key)
-						: target.delete(operation.key)
-				);
+				if (operation.kind === 'put') target.put(operation.value, operation.key);
+				else target.delete(operation.key);
 			}
 		}
 	}

@@ -484,7 +484,7 @@ export class IndexedDbLedger implements LedgerPort {
 		const sides = writes.flatMap((write) =>
 			[write.before, write.after].filter((side): side is Uint8Array => side !== null)
 		);
-		// Many sides (a restore): the synchronous wasm hasher, the same digests without an awaited call each.
+		// Many sides (a restore): the synchronous hasher, the same digests without an awaited call each.
 		const hashSync = sides.length > 32 ? await loadSyncContentHasher() : null;
 		const hashes = hashSync
 			? sides.map((side) => hashSync(side))

@@ -4,21 +4,25 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { unzipSync, zipSync } from 'fflate';
 import { captureOutput } from '../bin/cli/capture-output.js';
 import { main } from '../bin/cli/main.js';
 import { canonicalJson } from '../hooks/ledger/canonical-json.js';
 import { hashAuditEvent } from '../hooks/ledger/ledger-chain.js';
 import { genesisHash, type LedgerEvent } from '../hooks/ledger/ledger-event.js';
+import { startPostgresCluster, type PostgresCluster } from '../server/testing/postgres-cluster.js';
 
 // Class mode end to end: its own production server (server.js over the build the suite's web
-// server made) with class mode on and the embedded database, two learners and a grader.
+// server made) with class mode on, two learners and a grader; once with the embedded database and
+// once with a real PostgreSQL server (DATABASE_URL), started on a free port for the test.
 const classCode = 'E2E-CLASS-CODE-1';
 const instructorToken = 'tl_instructor_e2e-token-0123456789abcdef';
 let dataDirectory: string;
 let port: number;
 let server: ChildProcess | null = null;
+/** Set for the PostgreSQL run: the class server's DATABASE_URL. */
+let databaseUrl: string | null = null;
 const url = () => `http://127.0.0.1:${port}`;
 
 async function freePort(): Promise<number> {
@@ -42,6 +46,7 @@ async function startClassServer(): Promise<void> {
 			THREADLINE_INSTRUCTOR_TOKEN: instructorToken,
 			THREADLINE_CLASS_ID: 'e2e-class',
 			THREADLINE_DATA_DIR: dataDirectory,
+			...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 			BODY_SIZE_LIMIT: '4M'
 		},
 		stdio: ['ignore', 'pipe', 'pipe']
@@ -67,19 +72,6 @@ async function stopClassServer(): Promise<void> {
 	child.kill('SIGTERM');
 	await exited;
 }
-
-test.beforeAll(async () => {
-	// The embedded database's first open runs initdb (PGlite): seconds, more on a busy machine.
-	test.setTimeout(180_000);
-	dataDirectory = mkdtempSync(join(tmpdir(), 'threadline-e2e-class-'));
-	port = await freePort();
-	await startClassServer();
-});
-
-test.afterAll(async () => {
-	await stopClassServer();
-	rmSync(dataDirectory, { recursive: true, force: true });
-});
 
 async function learnerPage(browser: Browser, name: string): Promise<Page> {
 	const context = await browser.newContext({ baseURL: url() });
@@ -141,10 +133,8 @@ async function verifyZip(path: string) {
 	return { code, text: [...streams.out, ...streams.err].join('\n') };
 }
 
-test('two learners are witnessed, survive a server outage, and a tampered export is caught', async ({
-	browser
-}, testInfo) => {
-	test.setTimeout(480_000);
+/** Two learners, an outage, the grader's class view and a tampered export, against one server. */
+async function classScenario(browser: Browser, testInfo: TestInfo): Promise<void> {
 	const ada = await learnerPage(browser, 'Ada');
 	const grace = await learnerPage(browser, 'Grace');
 	const status = (page: Page) => page.getByTestId('class-status');
@@ -173,6 +163,39 @@ test('two learners are witnessed, survive a server outage, and a tampered export
 		expect(entry.mutations).toBeGreaterThanOrEqual(1);
 		expect(entry.forks).toBe(0);
 	}
+
+	// The grader's desk, "Class" source: both ledgers straight from the server, witness status shown,
+	// graded by the same code as any export (ledger only: the server holds no workspace).
+	const graderContext = await browser.newContext({ baseURL: url() });
+	const grader = await graderContext.newPage();
+	await grader.goto('/grade');
+	await grader.getByText('Class server: grade the ledgers it witnessed').click();
+	await grader.getByRole('button', { name: 'Load class', exact: true }).click();
+	await expect(grader.getByRole('alert')).toContainText('Enter the instructor token');
+	await grader.getByLabel('Instructor token').fill('tl_instructor_wrong-token-0123456789');
+	await grader.getByRole('button', { name: 'Load class', exact: true }).click();
+	await expect(grader.getByRole('alert')).not.toBeEmpty();
+	await grader.getByLabel('Instructor token').fill(instructorToken);
+	await grader.getByRole('button', { name: 'Load class', exact: true }).click();
+	const classTable = grader.getByRole('table', { name: 'Class e2e-class' });
+	for (const entry of listing.ledgers) {
+		const row = classTable.getByRole('row').filter({ hasText: entry.learner.name });
+		await expect(row).toContainText(`(${entry.events} events)`);
+	}
+	await grader.getByRole('button', { name: 'Grade all 2 ledger(s)' }).click();
+	await expect(grader.getByText('Added 2 witnessed ledger(s) to the desk below.')).toBeVisible({
+		timeout: 30_000
+	});
+	for (const entry of listing.ledgers) {
+		const verdict = grader
+			.locator(
+				`table.grade-table > tbody > tr[data-export="${entry.learner.name} (class ledger ${entry.ledger})"]`
+			)
+			.locator('[data-verdict]');
+		await expect(verdict).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
+		await expect(verdict).toContainText('chains only: no workspace files');
+	}
+	await graderContext.close();
 
 	// Grace exports; the honest export passes witnessed verify.
 	await grace.getByRole('tab', { name: 'Trace', exact: true }).click();
@@ -217,4 +240,35 @@ test('two learners are witnessed, survive a server outage, and a tampered export
 	const tampered = await verifyZip(tamperedPath);
 	expect(tampered.code).toBe(1);
 	expect(tampered.text).toContain(`seq ${target?.seq} differs from the server’s copy`);
-});
+}
+
+for (const storage of ['embedded', 'postgresql'] as const) {
+	test.describe(`class mode with the ${storage} database`, () => {
+		let cluster: PostgresCluster | null = null;
+
+		test.beforeAll(async () => {
+			// The embedded database's first open runs initdb (PGlite): seconds, more on a busy machine.
+			test.setTimeout(180_000);
+			dataDirectory = mkdtempSync(join(tmpdir(), 'threadline-e2e-class-'));
+			cluster = storage === 'postgresql' ? await startPostgresCluster() : null;
+			databaseUrl = cluster?.url ?? null;
+			port = await freePort();
+			await startClassServer();
+		});
+
+		test.afterAll(async () => {
+			await stopClassServer();
+			cluster?.stop();
+			cluster = null;
+			databaseUrl = null;
+			rmSync(dataDirectory, { recursive: true, force: true });
+		});
+
+		test('two learners are witnessed, survive a server outage, and a tampered export is caught', async ({
+			browser
+		}, testInfo) => {
+			test.setTimeout(480_000);
+			await classScenario(browser, testInfo);
+		});
+	});
+}

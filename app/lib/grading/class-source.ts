@@ -1,0 +1,66 @@
+import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
+import type { ClassLedgerSummary } from '../class/class-ledgers.js';
+import type { PickedFile } from './group-exports.js';
+
+/**
+ * The grader's desk's "Class" source: a ledger as the class server witnessed it becomes the same
+ * thing a grader could drop, an `audit.jsonl` + `agent_trace.jsonl` pair in a folder named after
+ * the learner, so it is verified, reported and scored by the one code path every export takes.
+ * The server holds events, not workspaces: such a row is a ledger-only verify (the workspace's
+ * files are not compared, and the desk says so) — a witnessed copy, which the learner cannot
+ * have rewritten after the server received it.
+ */
+export function classLedgerFiles(
+	summary: Pick<ClassLedgerSummary, 'ledger' | 'learner'>,
+	events: readonly unknown[]
+): PickedFile<Blob>[] {
+	let audit = '';
+	let trace = '';
+	for (const event of events) {
+		audit += canonicalJson(event) + '\n';
+		if (isMutationRecord(event)) trace += canonicalJson(event.trace) + '\n';
+	}
+	const folder = classRowName(summary);
+	const jsonl = (text: string) => new Blob([text], { type: 'application/x-ndjson' });
+	return [
+		{ path: `${folder}/audit.jsonl`, content: jsonl(audit) },
+		{ path: `${folder}/agent_trace.jsonl`, content: jsonl(trace) }
+	];
+}
+
+/**
+ * The row's name: the learner's display name and the ledger id, made safe as one folder name
+ * (a name is the learner's own text: no slashes, control characters or runaway length).
+ */
+export function classRowName(summary: Pick<ClassLedgerSummary, 'ledger' | 'learner'>): string {
+	const clean = (text: string, limit: number) =>
+		text.replace(unsafeInName, ' ').replace(/\s+/g, ' ').trim().slice(0, limit);
+	const name = clean(summary.learner.name, 60) || 'learner';
+	return `${name} (class ledger ${clean(summary.ledger, 40)})`;
+}
+
+/** Control characters and path separators: never part of a row's folder name. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+const unsafeInName = /[\u0000-\u001f\u007f/\\]+/g;
+
+/** One sentence on what the server witnessed of this ledger, for the class table. */
+export function witnessStatus(summary: ClassLedgerSummary): string {
+	const witnessed =
+		summary.events === 0
+			? 'Nothing witnessed yet'
+			: `Witnessed up to seq ${summary.head_seq} (${summary.events} event${summary.events === 1 ? '' : 's'})`;
+	const refused =
+		summary.forks > 0
+			? `; refused ${summary.forks} append${summary.forks === 1 ? '' : 's'} that rewrote what it held`
+			: '';
+	return `${witnessed}${refused}.`;
+}
+
+function isMutationRecord(event: unknown): event is { type: 'mutation-record'; trace: unknown } {
+	return (
+		typeof event === 'object' &&
+		event !== null &&
+		(event as { type?: unknown }).type === 'mutation-record' &&
+		'trace' in event
+	);
+}

@@ -27,6 +27,7 @@ import { Workspace } from '../workspace/workspace.svelte.js';
 import { downloadBytes } from '../workspace/file-transfer.js';
 import { sharedScenario } from '../share/shared-scenario.js';
 import { bundleFileBytes, resolveScenario, type ResolvedScenario } from './resolve-scenario.js';
+import { childrenOf, completeLine, type LineCompletion } from '../terminal/tab-completion.js';
 import { zipWorkspace } from './workspace-zip.js';
 import type { ReadImport } from './imported-export.js';
 import {
@@ -40,6 +41,9 @@ export type IdeStatus = 'loading' | 'ready' | 'error';
 
 /** Recorded as the trace records' `tool.version`. */
 export const threadlineVersion: string = packageJson.version;
+
+/** Builtins the offline shell runs itself (not in the sandbox's command list). */
+const shellBuiltins = ['cd', 'export', 'history', 'pwd', 'unset'];
 
 /**
  * One open IDE: the scenario, its persisted workspace, the sandbox and the terminal. Owns their
@@ -215,6 +219,19 @@ export class IdeSession {
 			zipWorkspace(this.store.snapshot(), this.scenario.id),
 			'application/zip'
 		);
+	}
+
+	/**
+	 * Tab completion for the terminal's line editor: the commands the sandbox runs (and the
+	 * shell's builtins), and the paths the workspace holds, from the terminal's folder.
+	 */
+	completeShellLine(line: string, cwd: string): LineCompletion {
+		const workspace = this.workspace;
+		return completeLine(line, cwd, {
+			commands: [...(this.sandbox?.capabilities.commands ?? []), ...shellBuiltins],
+			children: (folder) =>
+				workspace ? childrenOf(folder, workspace.files.keys(), workspace.folders) : null
+		});
 	}
 
 	/**

@@ -60,6 +60,11 @@ export class ReadlineEditor implements LineEditor {
 		});
 	}
 
+	/** True while a prompt is live and keys go to the line being edited. */
+	get reading(): boolean {
+		return this.#reading && !this.#disposed;
+	}
+
 	read(prompt: string): Promise<string> {
 		if (this.#disposed) return Promise.reject(new Error('The terminal has been closed.'));
 		const line = this.#readline.read(prompt);

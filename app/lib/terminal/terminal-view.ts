@@ -10,6 +10,7 @@ import type {
 import { LineDiscipline } from './line-discipline.js';
 import { bindPtySession } from './pty-binding.js';
 import { ReadlineEditor } from './readline-editor.js';
+import { formatCandidates, type LineCompletion } from './tab-completion.js';
 import { eraseLineSequence } from './terminal-text.js';
 import { currentColorScheme, watchColorScheme } from '../theme/color-scheme.js';
 import {
@@ -34,6 +35,8 @@ export interface TerminalViewOptions {
 	label: string;
 	screenReaderMode: boolean;
 	onChanges: (changes: FileChange[]) => void;
+	/** Tab completion for line sessions (tab-completion.ts); without it Tab is ignored there. */
+	complete?: (line: string, cwd: string) => LineCompletion;
 }
 
 interface Binding {
@@ -59,6 +62,10 @@ export class TerminalView {
 	#pendingInput: string[] = [];
 	#fitFrame = 0;
 	#disposed = false;
+	/** Completes the line being edited (line sessions only); null while none is bound. */
+	#completeLine: (() => void) | null = null;
+	/** Escape was the last key: the next Tab leaves the terminal instead of completing. */
+	#escapePressed = false;
 	/** Follows the system's light/dark switch live, as the page's own colours do. */
 	readonly #stopWatchingColorScheme: () => void;
 
@@ -86,7 +93,7 @@ export class TerminalView {
 			if (!this.#disposed) this.#terminal.options.theme = { ...terminalColorsFor(scheme) };
 		});
 
-		container.addEventListener('keydown', this.#releaseTab, { capture: true });
+		container.addEventListener('keydown', this.#onKeydown, { capture: true });
 		this.#resizeObserver = new ResizeObserver(this.#scheduleFit);
 		this.#resizeObserver.observe(container);
 		document.fonts.addEventListener('loadingdone', this.#scheduleFit);
@@ -128,7 +135,7 @@ export class TerminalView {
 		this.#resizeObserver.disconnect();
 		this.#stopWatchingColorScheme();
 		document.fonts.removeEventListener('loadingdone', this.#scheduleFit);
-		this.#container.removeEventListener('keydown', this.#releaseTab, { capture: true });
+		this.#container.removeEventListener('keydown', this.#onKeydown, { capture: true });
 		this.#terminal.dispose();
 	}
 
@@ -167,8 +174,24 @@ export class TerminalView {
 		});
 		discipline = lineDiscipline;
 		void lineDiscipline.start();
+		this.#completeLine = () => {
+			const complete = this.#options.complete;
+			// Only while a prompt is live: during a command, keys are type-ahead for the next one.
+			if (!complete || !editor.reading) return;
+			const current = readline.getLine();
+			const completion = complete(current, session.cwd);
+			if (completion.candidates.length > 0) {
+				// Listed below the line, then the prompt and the line are drawn again under them.
+				const rows = formatCandidates(completion.candidates, terminal.cols);
+				readline.print(`\r\n${rows.join('\r\n')}\r\n`);
+				readline.updateLine(current);
+			} else if (completion.line !== current) {
+				readline.updateLine(completion.line);
+			}
+		};
 		return {
 			dispose: () => {
+				this.#completeLine = null;
 				// stop() aborts a running line and awaits it; it never rejects.
 				void lineDiscipline.stop();
 				editor.dispose();
@@ -190,15 +213,29 @@ export class TerminalView {
 	}
 
 	/**
-	 * Tab would otherwise be swallowed by xterm, trapping keyboard users in the terminal. The
-	 * line editor has no completion, so there Tab and Shift+Tab move focus; a real shell (pty)
-	 * keeps Tab for completion and only Shift+Tab leaves. Stopping the event in the capture
-	 * phase keeps it from xterm's textarea listener while the browser still moves focus.
+	 * Tab completes, as in a shell, and never moves focus by itself (xterm would swallow it;
+	 * the browser would move focus). Keyboard users leave the terminal with Shift+Tab (back), or
+	 * Escape then Tab (forward), as the terminal's help and the README say. A real shell (pty)
+	 * does its own completion: Tab goes to it. Handled in the capture phase, before xterm's
+	 * textarea listener sees the key.
 	 */
-	readonly #releaseTab = (event: KeyboardEvent): void => {
+	readonly #onKeydown = (event: KeyboardEvent): void => {
+		if (event.key === 'Escape') {
+			this.#escapePressed = true;
+			return;
+		}
+		const escaped = this.#escapePressed;
+		if (event.key !== 'Shift') this.#escapePressed = false;
 		if (event.key !== 'Tab' || event.ctrlKey || event.altKey || event.metaKey) return;
-		if (this.#session?.mode === 'pty' && !event.shiftKey) return;
+		// Leaving: xterm must not see the key; the browser's default moves focus.
+		if (event.shiftKey || escaped) {
+			event.stopPropagation();
+			return;
+		}
+		if (this.#session?.mode === 'pty') return;
+		event.preventDefault();
 		event.stopPropagation();
+		this.#completeLine?.();
 	};
 
 	readonly #scheduleFit = (): void => {

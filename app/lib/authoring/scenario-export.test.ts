@@ -6,7 +6,12 @@ import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readScenarioZip } from '../../../hooks/scenarios/scenario-zip.js';
-import { exportScenarioZip, type ScenarioDraft } from './scenario-export.js';
+import {
+	draftFromManifest,
+	draftProblems,
+	exportScenarioZip,
+	type ScenarioDraft
+} from './scenario-export.js';
 
 const run = promisify(execFile);
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -19,7 +24,8 @@ const draft: ScenarioDraft = {
 	suggestedPrompts: ['Add verifyToken to src/auth.ts.', '  '],
 	approvalPolicy: 'never',
 	sandboxNeeds: 'any',
-	sandboxNote: ''
+	sandboxNote: '',
+	rubric: ''
 };
 
 const files = new Map<string, Uint8Array>([
@@ -70,6 +76,45 @@ describe('exportScenarioZip', () => {
 		expect(exported.ok).toBe(false);
 		if (exported.ok) return;
 		expect(exported.problems.map((problem) => problem.field)).toEqual(['id', 'title']);
+	});
+
+	it('carries a rubric into scenario.yaml, and reads it back for editing', () => {
+		const rubric =
+			'criteria:\n  - { intent: INT-001, points: 10 }\npenalties:\n  blocks: { scope_violation: 2 }\n  verify_failed: 5\n';
+		const exported = exportScenarioZip({ draft: { ...draft, rubric }, files });
+		expect(exported.ok).toBe(true);
+		if (!exported.ok) return;
+		const { bundle } = readScenarioZip(exported.zip);
+		expect(bundle?.manifest.rubric).toMatchObject({
+			criteria: [{ intent: 'INT-001', points: 10 }],
+			penalties: { blocks: { scope_violation: 2 }, verify_failed: 5 }
+		});
+		const again = draftFromManifest(bundle?.manifest ?? null);
+		expect(again.rubric).toContain('intent: INT-001');
+		expect(draftProblems(again)).toEqual([]);
+		// Without one, the manifest has no rubric key at all.
+		const plain = exportScenarioZip({ draft, files });
+		if (plain.ok) expect(readScenarioZip(plain.zip).bundle?.manifest.rubric).toBeUndefined();
+	});
+
+	it('names a rubric that does not parse at its line:column, and one the schema refuses by its path', () => {
+		expect(
+			draftProblems({ ...draft, rubric: 'criteria:\n  - { intent: INT-001, points: 10\n' })
+		).toEqual([expect.objectContaining({ field: expect.stringMatching(/^rubric:\d+:\d+$/) })]);
+		expect(draftProblems({ ...draft, rubric: '- 1\n- 2\n' })).toEqual([
+			{ field: 'rubric', message: expect.stringContaining('mapping') }
+		]);
+		const refused = draftProblems({
+			...draft,
+			rubric: 'criteria:\n  - { intent: INT-001, points: -3 }\nbonus: 4\n'
+		});
+		expect(refused.map((problem) => problem.field)).toEqual(
+			expect.arrayContaining(['rubric.criteria.0.points'])
+		);
+		expect(
+			refused.some((problem) => /bonus/.test(problem.message) || problem.field.includes('bonus'))
+		).toBe(true);
+		expect(exportScenarioZip({ draft: { ...draft, rubric: 'criteria: [' }, files }).ok).toBe(false);
 	});
 
 	it('refuses a broken hook policy with its line:column', () => {

@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { isMap, parseDocument, stringify } from 'yaml';
 import { zipEntries } from '../../../hooks/ledger/read-export.js';
 import { hookPolicyPath } from '../../../hooks/policies/hook-policy-schema.js';
 import { activeIntentsPath } from '../../../hooks/pipeline/governance-state.js';
@@ -17,6 +17,11 @@ export interface ScenarioDraft {
 	approvalPolicy: 'always' | 'destructive' | 'never';
 	sandboxNeeds: 'any' | 'webcontainer';
 	sandboxNote: string;
+	/**
+	 * The grading rubric as YAML (the mapping under `rubric:` in scenario.yaml, see
+	 * hooks/report/rubric.ts); empty for none.
+	 */
+	rubric: string;
 }
 
 /** A problem of one draft field (by its manifest key) or of one file (with line:column). */
@@ -41,9 +46,36 @@ export function scenarioFilesOf(files: Iterable<[string, Uint8Array]>): Map<stri
 	return kept;
 }
 
+/** The rubric text read as YAML: its value, or where and why it does not parse. */
+function readRubric(text: string): { value: unknown } | { problem: AuthoringProblem } | null {
+	if (!text.trim()) return null;
+	const document = parseDocument(text, { prettyErrors: false });
+	const [error] = document.errors;
+	if (error) {
+		const [line, column] = error.linePos?.[0]
+			? [error.linePos[0].line, error.linePos[0].col]
+			: [1, 1];
+		return {
+			problem: {
+				field: `rubric:${line}:${column}`,
+				message: error.message.split('\n')[0] ?? 'not valid YAML'
+			}
+		};
+	}
+	if (!isMap(document.contents))
+		return {
+			problem: {
+				field: 'rubric',
+				message: 'the rubric is a mapping: criteria, partial_credit, penalties, minimum'
+			}
+		};
+	return { value: document.toJS() as unknown };
+}
+
 export function manifestOf(draft: ScenarioDraft): Record<string, unknown> {
 	const sandbox: Record<string, unknown> = { needs: draft.sandboxNeeds };
 	if (draft.sandboxNote.trim()) sandbox.note = draft.sandboxNote.trim();
+	const rubric = readRubric(draft.rubric);
 	return {
 		id: draft.id,
 		title: draft.title,
@@ -51,12 +83,15 @@ export function manifestOf(draft: ScenarioDraft): Record<string, unknown> {
 		approval_policy: draft.approvalPolicy,
 		sandbox,
 		suggested_prompts: draft.suggestedPrompts.map((prompt) => prompt.trim()).filter(Boolean),
-		brief: draft.brief
+		brief: draft.brief,
+		...(rubric && 'value' in rubric ? { rubric: rubric.value } : {})
 	};
 }
 
 /** The draft's problems by field, as the manifest schema words them. */
 export function draftProblems(draft: ScenarioDraft): AuthoringProblem[] {
+	const rubric = readRubric(draft.rubric);
+	if (rubric && 'problem' in rubric) return [rubric.problem];
 	const checked = scenarioManifestSchema.safeParse(manifestOf(draft));
 	if (checked.success) return [];
 	return checked.error.issues.map((issue) => ({
@@ -109,6 +144,7 @@ export function draftFromManifest(
 		suggested_prompts: string[];
 		approval_policy: ScenarioDraft['approvalPolicy'];
 		sandbox: { needs: ScenarioDraft['sandboxNeeds']; note?: string };
+		rubric?: unknown;
 	} | null
 ): ScenarioDraft {
 	if (!manifest) {
@@ -120,7 +156,8 @@ export function draftFromManifest(
 			suggestedPrompts: [],
 			approvalPolicy: 'destructive',
 			sandboxNeeds: 'any',
-			sandboxNote: ''
+			sandboxNote: '',
+			rubric: ''
 		};
 	}
 	return {
@@ -131,6 +168,7 @@ export function draftFromManifest(
 		suggestedPrompts: [...manifest.suggested_prompts],
 		approvalPolicy: manifest.approval_policy,
 		sandboxNeeds: manifest.sandbox.needs,
-		sandboxNote: manifest.sandbox.note ?? ''
+		sandboxNote: manifest.sandbox.note ?? '',
+		rubric: manifest.rubric === undefined ? '' : stringify(manifest.rubric, { lineWidth: 100 })
 	};
 }

@@ -1,0 +1,109 @@
+import { expect, test } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { unzipSync } from 'fflate';
+import { parse } from 'yaml';
+import { openIde } from './ide-helpers.js';
+
+// Issue 12, the instructor's workbench: edit the scenario in the app (fields, brief, rubric with
+// errors pointing at the line), export it, and open the exported zip through `/?scenario=` in a
+// fresh browser context, as a learner would.
+
+let files: Server;
+let origin: string;
+let exported: Uint8Array | null = null;
+
+test.beforeAll(async () => {
+	files = createServer((request, response) => {
+		response.setHeader('Access-Control-Allow-Origin', '*');
+		response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+		if (request.url === '/authored.zip' && exported) {
+			response.setHeader('Content-Type', 'application/zip');
+			response.end(Buffer.from(exported));
+		} else {
+			response.statusCode = 404;
+			response.end('not found');
+		}
+	});
+	await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+	origin = `http://localhost:${(files.address() as AddressInfo).port}`;
+});
+
+test.afterAll(async () => {
+	await new Promise((resolve) => files.close(resolve));
+});
+
+test('edit a scenario with a rubric, export it, and open the zip in a fresh context', async ({
+	page,
+	browser
+}, testInfo) => {
+	test.setTimeout(180_000);
+	await openIde(page, 'jwt-auth');
+	await page
+		.getByRole('navigation', { name: 'Scenario actions' })
+		.getByRole('button', { name: 'Edit scenario' })
+		.click();
+	const author = page.getByRole('dialog', { name: 'Scenario' });
+	await expect(author).toBeVisible();
+
+	await author.getByLabel('Id (kebab-case)').fill('rate-limits');
+	await author.getByLabel('Title').fill('Rate limits for the login');
+	await author.getByLabel('Summary').fill('Add a rate limit to the login under governance.');
+	await author
+		.getByLabel('Brief (markdown)')
+		.fill('# Rate limits\n\nLimit failed logins to **5 per minute**.\n');
+	await expect(author.getByRole('region', { name: 'Brief preview' })).toContainText(
+		'Limit failed logins to 5 per minute.'
+	);
+
+	// A rubric with a YAML error: named at its line and column, and nothing can be exported.
+	const rubric = author.getByLabel(/^Rubric \(YAML/);
+	await rubric.fill('criteria:\n  - { intent: INT-001, points: 10\n');
+	await expect(author.getByText(/rubric:\d+:\d+/)).toBeVisible();
+	await expect(author.getByRole('button', { name: 'Export scenario' })).toBeDisabled();
+	// One the schema refuses: named by its path.
+	await rubric.fill('criteria:\n  - { intent: INT-001, points: -1 }\n');
+	await expect(author.getByText('rubric.criteria.0.points')).toBeVisible();
+	await rubric.fill(
+		'criteria:\n  - { intent: INT-001, points: 10 }\npenalties:\n  verify_failed: 5\n'
+	);
+	await expect(rubric).toHaveAttribute('aria-invalid', 'false');
+
+	const downloadPromise = page.waitForEvent('download');
+	await author.getByRole('button', { name: 'Export scenario' }).click();
+	const download = await downloadPromise;
+	expect(download.suggestedFilename()).toBe('rate-limits.zip');
+	await expect(author.getByRole('status')).toContainText('Exported rate-limits.zip');
+	const zipPath = testInfo.outputPath('rate-limits.zip');
+	await download.saveAs(zipPath);
+	exported = new Uint8Array(await readFile(zipPath));
+
+	// The zip: the scenario folder with its manifest (rubric included) and the workspace's files,
+	// without the learner's ledger.
+	const entries = unzipSync(exported);
+	const manifest = parse(new TextDecoder().decode(entries['rate-limits/scenario.yaml'])) as {
+		title: string;
+		rubric: unknown;
+	};
+	expect(manifest.title).toBe('Rate limits for the login');
+	expect(manifest.rubric).toMatchObject({ criteria: [{ intent: 'INT-001', points: 10 }] });
+	expect(Object.keys(entries)).toContain('rate-limits/files/.orchestration/active_intents.yaml');
+	expect(Object.keys(entries).some((name) => name.endsWith('audit.jsonl'))).toBe(false);
+
+	// A learner opens it by URL, in a fresh context: untrusted, brief shown, the same files.
+	const learnerContext = await browser.newContext();
+	const learner = await learnerContext.newPage();
+	await learner.goto(`/?scenario=${encodeURIComponent(`${origin}/authored.zip`)}`);
+	const brief = learner.getByRole('dialog');
+	await expect(brief).toBeVisible({ timeout: 60_000 });
+	await expect(brief).toContainText('Limit failed logins to 5 per minute.');
+	await brief.getByRole('button', { name: 'Close', exact: true }).click();
+	await expect(learner.getByRole('combobox', { name: 'Scenario' })).toContainText(
+		'Rate limits for the login'
+	);
+	await expect(
+		learner.getByRole('tree', { name: 'Workspace files' }).getByRole('treeitem', { name: 'src' })
+	).toBeVisible();
+	await learnerContext.close();
+});

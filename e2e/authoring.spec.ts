@@ -1,37 +1,25 @@
 import { expect, test } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { unzipSync } from 'fflate';
 import { parse } from 'yaml';
+import { serveStaticFiles, type StaticFilesServer } from './fixtures/static-files-server.js';
 import { openIde } from './ide-helpers.js';
 
 // Issue 12, the instructor's workbench: edit the scenario in the app (fields, brief, rubric with
 // errors pointing at the line), export it, and open the exported zip through `/?scenario=` in a
 // fresh browser context, as a learner would.
 
-let files: Server;
-let origin: string;
+let host: StaticFilesServer;
 let exported: Uint8Array | null = null;
 
 test.beforeAll(async () => {
-	files = createServer((request, response) => {
-		response.setHeader('Access-Control-Allow-Origin', '*');
-		response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-		if (request.url === '/authored.zip' && exported) {
-			response.setHeader('Content-Type', 'application/zip');
-			response.end(Buffer.from(exported));
-		} else {
-			response.statusCode = 404;
-			response.end('not found');
-		}
-	});
-	await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-	origin = `http://localhost:${(files.address() as AddressInfo).port}`;
+	host = await serveStaticFiles(
+		() => new Map(exported ? [['/authored.zip', { type: 'application/zip', body: exported }]] : [])
+	);
 });
 
 test.afterAll(async () => {
-	await new Promise((resolve) => files.close(resolve));
+	await host?.close();
 });
 
 test('edit a scenario with a rubric, export it, and open the zip in a fresh context', async ({
@@ -94,7 +82,7 @@ test('edit a scenario with a rubric, export it, and open the zip in a fresh cont
 	// A learner opens it by URL, in a fresh context: untrusted, brief shown, the same files.
 	const learnerContext = await browser.newContext();
 	const learner = await learnerContext.newPage();
-	await learner.goto(`/?scenario=${encodeURIComponent(`${origin}/authored.zip`)}`);
+	await learner.goto(`/?scenario=${encodeURIComponent(`${host.origin}/authored.zip`)}`);
 	const brief = learner.getByRole('dialog');
 	await expect(brief).toBeVisible({ timeout: 60_000 });
 	await expect(brief).toContainText('Limit failed logins to 5 per minute.');

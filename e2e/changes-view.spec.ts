@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { seriousViolations } from './accessibility.js';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -38,21 +38,6 @@ async function chooseFakeModel(page: Page): Promise<void> {
 	await settings.getByLabel('Base URL').fill(server.url);
 	await settings.getByRole('button', { name: 'Save' }).click();
 	await expect(settings).toBeHidden();
-}
-
-/** Serious and critical axe violations outside Monaco and xterm (their own widgets). */
-async function seriousViolations(page: Page): Promise<string[]> {
-	const results = await new AxeBuilder({ page })
-		.exclude('.monaco-editor')
-		.exclude('.monaco-diff-editor')
-		.exclude('.xterm')
-		.analyze();
-	return results.violations
-		.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-		.map(
-			(violation) =>
-				`${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`
-		);
 }
 
 async function cliVerify(zipPath: string): Promise<{ ok: boolean; text: string }> {

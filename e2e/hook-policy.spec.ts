@@ -1,12 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { strToU8, zipSync } from 'fflate';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
 	startFakeOpenAIServer,
 	type FakeOpenAIServer,
 	type RecordedRequest
 } from './fixtures/fake-openai-server.js';
+import { serveStaticFiles, type StaticFilesServer } from './fixtures/static-files-server.js';
 
 /**
  * Issue 12: a scenario's `.orchestration/hooks.yaml`, loaded from a zip through `/?scenario=`,
@@ -56,30 +55,19 @@ function scenarioZip(): Uint8Array {
 }
 
 let llm: FakeOpenAIServer;
-let files: Server;
-let origin: string;
+let host: StaticFilesServer;
 
 test.beforeAll(async () => {
 	llm = await startFakeOpenAIServer();
 	const zip = scenarioZip();
-	files = createServer((request, response) => {
-		response.setHeader('Access-Control-Allow-Origin', '*');
-		response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-		if (request.url === '/policy-exercise.zip') {
-			response.setHeader('Content-Type', 'application/zip');
-			response.end(Buffer.from(zip));
-		} else {
-			response.statusCode = 404;
-			response.end('not found');
-		}
-	});
-	await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-	origin = `http://localhost:${(files.address() as AddressInfo).port}`;
+	host = await serveStaticFiles(
+		() => new Map([['/policy-exercise.zip', { type: 'application/zip', body: zip }]])
+	);
 });
 
 test.afterAll(async () => {
 	await llm?.close();
-	await new Promise((resolve) => files.close(resolve));
+	await host?.close();
 });
 
 function toolResult(request: RecordedRequest | undefined, toolCallId: string): string {
@@ -111,7 +99,7 @@ test('a zipped scenario’s hook policy denies, runs its check, and the failure 
 	page
 }) => {
 	test.setTimeout(180_000);
-	await page.goto(`/?scenario=${encodeURIComponent(`${origin}/policy-exercise.zip`)}`);
+	await page.goto(`/?scenario=${encodeURIComponent(`${host.origin}/policy-exercise.zip`)}`);
 	await expect(page.getByRole('tree', { name: 'Workspace files' })).toBeVisible({
 		timeout: 30_000
 	});

@@ -1,5 +1,20 @@
 import { expect, type Page } from '@playwright/test';
 
+/**
+ * Opens a scenario with its brief marked as read, so the layout behind it is what is tested; waits
+ * for the scenario picker to show it.
+ */
+export async function openWithoutBrief(page: Page, scenario = 'jwt-auth'): Promise<void> {
+	await page.addInitScript(
+		(key) => localStorage.setItem(key, 'seen'),
+		`threadline-brief-seen-built-in:${scenario}`
+	);
+	await page.goto(`/?scenario=${encodeURIComponent(scenario)}`);
+	await expect(page.getByRole('combobox', { name: 'Scenario' })).toHaveValue(scenario, {
+		timeout: 30_000
+	});
+}
+
 /** Opens a scenario and waits until the tree is listed and the terminal shows its prompt. */
 export async function openIde(page: Page, scenario = 'jwt-auth'): Promise<void> {
 	await page.goto(`/?scenario=${encodeURIComponent(scenario)}`);
@@ -62,7 +77,8 @@ export async function terminalText(page: Page): Promise<string> {
 	return (await page.locator('.xterm-rows').innerText()).replace(/\u00a0/g, ' ');
 }
 
-async function lastLine(page: Page): Promise<string> {
+/** The terminal's last non-empty row: the prompt and the line being typed, when one is live. */
+export async function lastLine(page: Page): Promise<string> {
 	const lines = (await terminalText(page))
 		.split('\n')
 		.map((text) => text.trimEnd())

@@ -1,31 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { seriousViolations } from './accessibility.js';
+import { openWithoutBrief } from './ide-helpers.js';
 
 // Issue 8's layout points: the top bar fits one row at 1280 px, the title is shown once, and a
 // phone (390×844) shows one pane at a time with a switcher.
-
-async function openWithoutBrief(page: Page): Promise<void> {
-	// The brief opens by itself on a first visit; these tests are about the layout behind it.
-	await page.addInitScript(() =>
-		localStorage.setItem('threadline-brief-seen-built-in:jwt-auth', 'seen')
-	);
-	await page.goto('/?scenario=jwt-auth');
-	await expect(page.getByRole('combobox', { name: 'Scenario' })).toHaveValue('jwt-auth', {
-		timeout: 30_000
-	});
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-	const results = await new AxeBuilder({ page })
-		.exclude('.monaco-editor')
-		.exclude('.xterm')
-		.analyze();
-	return results.violations
-		.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-		.map(
-			(violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(', ')}`
-		);
-}
 
 test.describe('at 1280×720', () => {
 	test.use({ viewport: { width: 1280, height: 720 } });

@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveStaticFiles, type StaticFilesServer } from './fixtures/static-files-server.js';
 
 /**
  * A scenario from a URL is untrusted data: it loads, is marked as such, and its markdown brief is
@@ -33,32 +32,20 @@ const bundle = {
 	demo: null
 };
 
-let server: Server;
-let origin: string;
+let host: StaticFilesServer;
 
 test.beforeAll(async () => {
-	server = createServer((request, response) => {
-		// What a static host must send for a cross-origin isolated page to fetch it.
-		response.setHeader('Access-Control-Allow-Origin', '*');
-		response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-		if (request.url === '/exercise.json') {
-			response.setHeader('Content-Type', 'application/json');
-			response.end(JSON.stringify(bundle));
-		} else {
-			response.statusCode = 404;
-			response.end('not found');
-		}
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	origin = `http://localhost:${(server.address() as AddressInfo).port}`;
+	host = await serveStaticFiles(
+		() => new Map([['/exercise.json', { type: 'application/json', body: JSON.stringify(bundle) }]])
+	);
 });
 
 test.afterAll(async () => {
-	await new Promise((resolve) => server.close(resolve));
+	await host?.close();
 });
 
 test('a remote scenario opens as untrusted, with its brief sanitized', async ({ page }) => {
-	await page.goto(`/?scenario=${encodeURIComponent(`${origin}/exercise.json`)}`);
+	await page.goto(`/?scenario=${encodeURIComponent(`${host.origin}/exercise.json`)}`);
 	await expect(page.getByRole('treeitem', { name: 'src', exact: true })).toBeVisible({
 		timeout: 30_000
 	});
@@ -75,7 +62,7 @@ test('a remote scenario opens as untrusted, with its brief sanitized', async ({ 
 });
 
 test('a scenario URL that does not answer gives a clear error', async ({ page }) => {
-	await page.goto(`/?scenario=${encodeURIComponent(`${origin}/missing.json`)}`);
+	await page.goto(`/?scenario=${encodeURIComponent(`${host.origin}/missing.json`)}`);
 	await expect(page.getByRole('heading', { name: 'The IDE could not start' })).toBeVisible({
 		timeout: 30_000
 	});

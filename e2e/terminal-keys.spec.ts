@@ -1,16 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openIde, terminalText } from './ide-helpers.js';
+import { lastLine, openIde, terminalText } from './ide-helpers.js';
 
 // Issue 9: the terminal behaves like one. Tab completes commands and paths and never moves focus
 // out of the terminal; Shift+Tab, or Escape then Tab, leave it.
-
-async function currentLine(page: Page): Promise<string> {
-	const lines = (await terminalText(page))
-		.split('\n')
-		.map((text) => text.trimEnd())
-		.filter(Boolean);
-	return lines.at(-1) ?? '';
-}
 
 const terminalHasFocus = (page: Page) =>
 	page.evaluate(() => document.activeElement?.closest('.terminal-pane') !== null);
@@ -25,10 +17,10 @@ test('Tab completes paths and commands and keeps focus; Esc then Tab and Shift+T
 	// A unique path: completed with a space, focus stays.
 	await page.keyboard.type('cat src/auth/pa');
 	await page.keyboard.press('Tab');
-	await expect.poll(() => currentLine(page)).toMatch(/\$ cat src\/auth\/password\.ts$/);
+	await expect.poll(() => lastLine(page)).toMatch(/\$ cat src\/auth\/password\.ts$/);
 	expect(await terminalHasFocus(page)).toBe(true);
 	await page.keyboard.press('Enter');
-	await expect.poll(() => currentLine(page), { timeout: 30_000 }).toMatch(/\$$/);
+	await expect.poll(() => lastLine(page), { timeout: 30_000 }).toMatch(/\$$/);
 	// The file was found (the screen shows its last rows, not the command).
 	expect(await terminalText(page)).not.toContain('No such file');
 	expect(await terminalText(page)).toContain('Compares every character');
@@ -37,17 +29,17 @@ test('Tab completes paths and commands and keeps focus; Esc then Tab and Shift+T
 	await page.keyboard.type('ls src/auth/');
 	await page.keyboard.press('Tab');
 	await expect.poll(() => terminalText(page)).toContain('session-store.ts');
-	await expect.poll(() => currentLine(page)).toMatch(/\$ ls src\/auth\/$/);
+	await expect.poll(() => lastLine(page)).toMatch(/\$ ls src\/auth\/$/);
 	await page.keyboard.press('Enter');
-	await expect.poll(() => currentLine(page), { timeout: 30_000 }).toMatch(/\$$/);
+	await expect.poll(() => lastLine(page), { timeout: 30_000 }).toMatch(/\$$/);
 
 	// A command name in command position.
 	await page.keyboard.type('hist');
 	await page.keyboard.press('Tab');
-	await expect.poll(() => currentLine(page)).toMatch(/\$ history$/);
+	await expect.poll(() => lastLine(page)).toMatch(/\$ history$/);
 	await page.keyboard.press('Enter');
 	await expect.poll(() => terminalText(page)).toContain('cat src/auth/password.ts');
-	await expect.poll(() => currentLine(page), { timeout: 30_000 }).toMatch(/\$$/);
+	await expect.poll(() => lastLine(page), { timeout: 30_000 }).toMatch(/\$$/);
 	expect(await terminalHasFocus(page)).toBe(true);
 
 	// Escape then Tab: focus moves on, out of the terminal.

@@ -1,32 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { seriousViolations } from './accessibility.js';
+import { openWithoutBrief } from './ide-helpers.js';
 
 // Issue 8: light and dark themes follow the system (Monaco and xterm included), with axe clean in
 // both, at the desktop, laptop and phone sizes the learner flow was tried at.
-
-async function openWithoutBrief(page: Page): Promise<void> {
-	await page.addInitScript(() =>
-		localStorage.setItem('threadline-brief-seen-built-in:jwt-auth', 'seen')
-	);
-	await page.goto('/?scenario=jwt-auth');
-	await expect(page.getByRole('combobox', { name: 'Scenario' })).toHaveValue('jwt-auth', {
-		timeout: 30_000
-	});
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-	// Monaco and xterm draw their own text (canvas and absolutely placed spans axe misreads); their
-	// colours are checked by the theme choice below and by terminal-theme.test.ts.
-	const results = await new AxeBuilder({ page })
-		.exclude('.monaco-editor')
-		.exclude('.xterm')
-		.analyze();
-	return results.violations
-		.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-		.map(
-			(violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(', ')}`
-		);
-}
 
 const viewports = [
 	{ name: 'desktop', width: 1440, height: 900 },

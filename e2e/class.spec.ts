@@ -174,7 +174,13 @@ async function classScenario(browser: Browser, testInfo: TestInfo): Promise<void
 	await expect(grader.getByRole('alert')).toContainText('Enter the instructor token');
 	await grader.getByLabel('Instructor token').fill('tl_instructor_wrong-token-0123456789');
 	await grader.getByRole('button', { name: 'Load class', exact: true }).click();
-	await expect(grader.getByRole('alert')).not.toBeEmpty();
+	await expect(grader.getByRole('alert')).toContainText(
+		'refused (403): only the instructor token may read the class’s ledgers'
+	);
+	await grader.getByLabel('Server', { exact: true }).fill('class.example.org');
+	await grader.getByRole('button', { name: 'Load class', exact: true }).click();
+	await expect(grader.getByRole('alert')).toContainText('is not an address');
+	await grader.getByLabel('Server', { exact: true }).fill('');
 	await grader.getByLabel('Instructor token').fill(instructorToken);
 	await grader.getByRole('button', { name: 'Load class', exact: true }).click();
 	const classTable = grader.getByRole('table', { name: 'Class e2e-class' });

@@ -66,7 +66,8 @@ test.describe('at 1280×720, the approval modal and the right column', () => {
 		const scrollable = await panel.evaluate(
 			(element) => element.scrollHeight > element.clientHeight
 		);
-		test.skip(!scrollable, 'The intents list fits the column at this size: nothing to scroll.');
+		// At 720 px the intents list is longer than the column; if it ever fits, this test must say so.
+		expect(scrollable).toBe(true);
 		await panel.evaluate((element) => (element.scrollTop = 120));
 		await tabs.getByRole('tab', { name: 'Trace', exact: true }).click();
 		await expect(panel).toHaveJSProperty('scrollTop', 0);

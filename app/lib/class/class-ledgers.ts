@@ -44,10 +44,37 @@ export async function listClassLedgers(
 	}
 	const body = (await response.json().catch(() => null)) as
 		(ClassLedgerListing & { error?: string }) | null;
-	if (!response.ok || !body || !Array.isArray(body.ledgers)) {
-		throw new Error(body?.error ?? `The class server answered ${response.status}.`);
+	if (!response.ok) throw new Error(refusal(base, response.status, body?.error));
+	if (!body || !Array.isArray(body.ledgers) || !body.ledgers.every(isLedgerSummary)) {
+		throw new Error(
+			`${base || 'This app'} did not answer with a class's ledgers: is it a Threadline class server?`
+		);
 	}
 	return body;
+}
+
+/** The server's own sentence with its status, or what the status means for a grader. */
+function refusal(base: string, status: number, said: unknown): string {
+	const where = base || 'The class server';
+	if (typeof said === 'string' && said.trim()) return `${where} refused (${status}): ${said}.`;
+	if (status === 404)
+		return `${where} has no class API (404): class mode is off there, or the address is wrong.`;
+	return `${where} answered ${status}.`;
+}
+
+function isLedgerSummary(value: unknown): value is ClassLedgerSummary {
+	if (typeof value !== 'object' || value === null) return false;
+	const entry = value as Record<string, unknown>;
+	const learner = entry.learner as Record<string, unknown> | null | undefined;
+	return (
+		typeof entry.ledger === 'string' &&
+		typeof learner === 'object' &&
+		learner !== null &&
+		typeof learner.name === 'string' &&
+		['events', 'head_seq', 'mutations', 'blocked', 'forks', 'model_tool_calls'].every(
+			(key) => typeof entry[key] === 'number'
+		)
+	);
 }
 
 /** One ledger's events as the server holds them, with refused appends (instructor token). */
@@ -58,11 +85,22 @@ export async function fetchClassLedger(
 	fetcher: typeof fetch = (input, init) => globalThis.fetch(input, init)
 ): Promise<ClassLedgerSummary & { events: unknown[]; refused: unknown[] }> {
 	const base = url.replace(/\/+$/, '');
-	const response = await fetcher(`${base}/api/class/ledgers/${encodeURIComponent(ledger)}/events`, {
-		headers: { authorization: `Bearer ${token}` }
-	});
-	const body = (await response.json().catch(() => null)) as { error?: string } | null;
-	if (!response.ok || !body)
-		throw new Error(body?.error ?? `The class server answered ${response.status}.`);
+	let response: Response;
+	try {
+		response = await fetcher(`${base}/api/class/ledgers/${encodeURIComponent(ledger)}/events`, {
+			headers: { authorization: `Bearer ${token}` }
+		});
+	} catch (error) {
+		throw new Error(`The class server at ${base || 'this app'} could not be reached.`, {
+			cause: error
+		});
+	}
+	const body = (await response.json().catch(() => null)) as {
+		error?: string;
+		events?: unknown;
+	} | null;
+	if (!response.ok) throw new Error(refusal(base, response.status, body?.error));
+	if (!body || !Array.isArray(body.events))
+		throw new Error(`${base || 'This app'} did not answer with the ledger's events.`);
 	return body as ClassLedgerSummary & { events: unknown[]; refused: unknown[] };
 }

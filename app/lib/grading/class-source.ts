@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
-import type { ClassLedgerSummary } from '../class/class-ledgers.js';
+import { fetchClassLedger, type ClassLedgerSummary } from '../class/class-ledgers.js';
 import type { PickedFile } from './group-exports.js';
 
 /**
@@ -63,4 +63,71 @@ function isMutationRecord(event: unknown): event is { type: 'mutation-record'; t
 		(event as { type?: unknown }).type === 'mutation-record' &&
 		'trace' in event
 	);
+}
+
+/**
+ * The class server's origin as typed by the grader: empty for this app, else an http(s) URL
+ * (its origin and path, no query). Anything else is refused before the token is sent anywhere.
+ */
+export function classServerBase(
+	text: string
+): { ok: true; base: string } | { ok: false; error: string } {
+	const trimmed = text.trim();
+	if (trimmed === '') return { ok: true, base: '' };
+	let url: URL;
+	try {
+		url = new URL(trimmed);
+	} catch {
+		return {
+			ok: false,
+			error: `"${trimmed}" is not an address: write it as https://class.example.org, or leave it empty for this app.`
+		};
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:')
+		return {
+			ok: false,
+			error: `The class server is reached over https (or http on a local network), not ${url.protocol}`
+		};
+	if (url.username || url.password || url.search || url.hash)
+		return {
+			ok: false,
+			error: 'Give the class server’s address only: no user name, query or #fragment.'
+		};
+	return { ok: true, base: `${url.origin}${url.pathname}`.replace(/\/+$/, '') };
+}
+
+export interface WitnessedLedgers {
+	files: PickedFile<Blob>[];
+	added: number;
+	/** "<learner>: <why>", one per ledger that could not be fetched. */
+	failed: string[];
+}
+
+/**
+ * Fetches each ledger's witnessed copy, one at a time (a class of 60 must not open 60 requests
+ * at once against the instructor's server), as files the desk grades. A ledger that cannot be
+ * fetched is named and skipped; the others still come.
+ */
+export async function fetchWitnessedLedgers(
+	base: string,
+	token: string,
+	ledgers: readonly ClassLedgerSummary[],
+	onProgress: (done: number, total: number) => void = () => {},
+	fetcher?: typeof fetch
+): Promise<WitnessedLedgers> {
+	const result: WitnessedLedgers = { files: [], added: 0, failed: [] };
+	for (const [index, summary] of ledgers.entries()) {
+		onProgress(index, ledgers.length);
+		try {
+			const held = await fetchClassLedger(base, token, summary.ledger, fetcher);
+			result.files.push(...classLedgerFiles(summary, held.events));
+			result.added += 1;
+		} catch (error) {
+			result.failed.push(
+				`${summary.learner.name}: ${error instanceof Error ? error.message : String(error)}`
+			);
+		}
+	}
+	onProgress(ledgers.length, ledgers.length);
+	return result;
 }

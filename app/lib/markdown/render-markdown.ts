@@ -16,5 +16,6 @@ export async function renderMarkdown(text: string): Promise<string> {
 	// A code block wider than its column scrolls sideways: keyboard users must be able to focus it
 	// to scroll it (WCAG 2.1.1; axe's scrollable-region-focusable). Added after sanitizing, so the
 	// attribute is ours, never the scenario's.
-	return clean.replaceAll('<pre>', '<pre tabindex="0">');
+	// Every <pre>, with or without attributes of its own (raw HTML in a brief may give some).
+	return clean.replace(/<pre(?=[\s>])/g, '<pre tabindex="0"');
 }

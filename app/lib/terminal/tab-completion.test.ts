@@ -93,6 +93,48 @@ describe('completeLine', () => {
 	});
 });
 
+describe('completeLine with the shell’s grammar', () => {
+	const spaced: CompletionSource = {
+		commands: ['cat', 'grep', 'ls'],
+		children: (folder) =>
+			childrenOf(
+				folder,
+				['my notes.md', 'my notes (old).md', 'a$b.txt', 'evil\u001b[2Jname.txt', 'evil2.txt'],
+				[]
+			)
+	};
+
+	it('completes after a pipe, a semicolon or && without spaces', () => {
+		expect(completeLine('ls|gr', '', source).line).toBe('ls|grep ');
+		expect(completeLine('ls;ec', '', source).line).toBe('ls;echo ');
+		expect(completeLine('ls&&ca', '', source).line).toBe('ls&&cat ');
+	});
+
+	it('completes a path after a redirect', () => {
+		expect(completeLine('echo hi >tes', '', source).line).toBe('echo hi >tests/');
+		expect(completeLine('cat <RE', '', source).line).toBe('cat <README.md ');
+	});
+
+	it('escapes what the shell would split or expand, and reads escaped words back', () => {
+		expect(completeLine('cat a', '', spaced).line).toBe('cat a\\$b.txt ');
+		expect(completeLine('cat my', '', spaced).line).toBe('cat my\\ notes');
+		expect(completeLine('cat my\\ notes\\ \\(', '', spaced).line).toBe(
+			'cat my\\ notes\\ \\(old\\).md '
+		);
+	});
+
+	it('completes inside an open quote and closes it', () => {
+		expect(completeLine('cat "my notes.', '', spaced).line).toBe('cat "my notes.md" ');
+		expect(completeLine("cat 'a", '', spaced).line).toBe("cat 'a$b.txt' ");
+	});
+
+	it('never prints a control character from a file name', () => {
+		const listed = completeLine('cat evil', '', spaced);
+		expect(listed.candidates).toEqual(['evil?[2Jname.txt', 'evil2.txt']);
+		expect(listed.candidates.join('')).not.toContain('\u001b');
+	});
+});
+
 describe('resolveFolder', () => {
 	it('stays inside the workspace', () => {
 		expect(resolveFolder('', '')).toBe('');

@@ -25,16 +25,26 @@ export interface LineCompletion {
 	candidates: string[];
 }
 
-const commandSeparators = new Set(['|', '||', '&&', ';', '&']);
+/** Characters that end a word in the shell's grammar (unless escaped with a backslash). */
+const wordBoundaries = new Set([' ', '\t', '|', ';', '&', '<', '>', '(', ')']);
+/** After one of these (or at the start) a word is a command name. */
+const commandStarters = new Set(['|', ';', '&', '(']);
+/** Characters a completed name must escape to stay one word (bash escapes the same ones). */
+const needsEscape = /[\s|;&<>()$`"'\\*?[\]{}!#~]/g;
 /** What the terminal shows as `/workspace`: absolute paths there complete like relative ones. */
 const workspaceRoot = '/workspace';
 
 export function completeLine(line: string, cwd: string, source: CompletionSource): LineCompletion {
-	const wordStart = Math.max(line.lastIndexOf(' '), line.lastIndexOf('\t')) + 1;
-	const word = line.slice(wordStart);
-	const before = line.slice(0, wordStart).trim().split(/\s+/).filter(Boolean);
-	const commandPosition = before.length === 0 || commandSeparators.has(before.at(-1) as string);
-	const replaceWord = (text: string) => line.slice(0, wordStart) + text;
+	const wordStart = startOfLastWord(line);
+	const typed = line.slice(wordStart);
+	// A word may open with a quote: match inside it and keep it open, as bash does.
+	const quote = typed.startsWith("'") || typed.startsWith('"') ? typed[0] : '';
+	const word = quote ? typed.slice(1) : typed.replace(/\\(.)/g, '$1');
+	const encode = (text: string) => (quote ? quote + text : text.replace(needsEscape, '\\$&'));
+	const replaceWord = (text: string, closing = false) =>
+		line.slice(0, wordStart) + encode(text) + (closing && quote ? quote : '');
+	const before = line.slice(0, wordStart).trimEnd();
+	const commandPosition = before === '' || commandStarters.has(before.at(-1) as string);
 
 	if (commandPosition && !word.includes('/')) {
 		const names = [...new Set(source.commands)].filter((name) => name.startsWith(word)).sort();
@@ -67,20 +77,55 @@ export function completeLine(line: string, cwd: string, source: CompletionSource
 	return finish(word, matches, replaceWord, line);
 }
 
+/**
+ * Where the last word starts: after the last unescaped boundary character outside quotes, or at
+ * the quote that is still open.
+ */
+function startOfLastWord(line: string): number {
+	let start = 0;
+	let quote = '';
+	let quoteStart = 0;
+	for (let index = 0; index < line.length; index++) {
+		const character = line[index] as string;
+		if (quote) {
+			if (character === quote) quote = '';
+			else if (character === '\\' && quote === '"') index++;
+			continue;
+		}
+		if (character === '\\') index++;
+		else if (character === "'" || character === '"') {
+			quote = character;
+			quoteStart = index;
+		} else if (wordBoundaries.has(character)) start = index + 1;
+	}
+	return quote ? quoteStart : start;
+}
+
 function finish(
 	word: string,
 	matches: { text: string; suffix: string; shown: string }[],
-	replaceWord: (text: string) => string,
+	replaceWord: (text: string, closing?: boolean) => string,
 	line: string
 ): LineCompletion {
 	if (matches.length === 0) return { line, candidates: [] };
 	if (matches.length === 1) {
 		const only = matches[0] as (typeof matches)[number];
+		// A finished name closes an open quote; the separator stays outside it.
+		if (only.suffix === ' ') return { line: `${replaceWord(only.text, true)} `, candidates: [] };
 		return { line: replaceWord(only.text + only.suffix), candidates: [] };
 	}
 	const shared = commonPrefix(matches.map((match) => match.text));
 	if (shared.length > word.length) return { line: replaceWord(shared), candidates: [] };
-	return { line, candidates: matches.map((match) => match.shown) };
+	return { line, candidates: matches.map((match) => printable(match.shown)) };
+}
+
+/**
+ * A name as the terminal may print it: control characters (an escape sequence in a file name
+ * would drive the terminal) shown as `?`, as `ls` does.
+ */
+function printable(name: string): string {
+	// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+	return name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }
 
 function commonPrefix(texts: readonly string[]): string {

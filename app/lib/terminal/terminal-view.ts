@@ -94,6 +94,7 @@ export class TerminalView {
 		});
 
 		container.addEventListener('keydown', this.#onKeydown, { capture: true });
+		container.addEventListener('focusout', this.#forgetEscape);
 		this.#resizeObserver = new ResizeObserver(this.#scheduleFit);
 		this.#resizeObserver.observe(container);
 		document.fonts.addEventListener('loadingdone', this.#scheduleFit);
@@ -136,6 +137,7 @@ export class TerminalView {
 		this.#stopWatchingColorScheme();
 		document.fonts.removeEventListener('loadingdone', this.#scheduleFit);
 		this.#container.removeEventListener('keydown', this.#onKeydown, { capture: true });
+		this.#container.removeEventListener('focusout', this.#forgetEscape);
 		this.#terminal.dispose();
 	}
 
@@ -236,6 +238,11 @@ export class TerminalView {
 		event.preventDefault();
 		event.stopPropagation();
 		this.#completeLine?.();
+	};
+
+	/** An Escape pressed before the focus left does not make a later Tab leave at once. */
+	readonly #forgetEscape = (): void => {
+		this.#escapePressed = false;
 	};
 
 	readonly #scheduleFit = (): void => {

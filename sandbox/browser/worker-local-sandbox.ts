@@ -15,6 +15,11 @@ export interface WorkerLocalSandboxOptions extends LocalSandboxOptions {
 	killGraceMs?: number;
 	/** How long the Worker may take to load just-bash and the workspace; 30 s by default. */
 	startTimeoutMs?: number;
+	/**
+	 * The IndexedDB database the Worker keeps the workspace's git repository in (opened by the
+	 * first `git` command); without one the repository lives as long as the Worker.
+	 */
+	repositoryDatabase?: string;
 }
 
 /**
@@ -38,7 +43,8 @@ export async function createWorkerLocalSandbox(
 		...(options.limits ? { limits: options.limits } : {}),
 		...(options.nodeLimits ? { nodeLimits: options.nodeLimits } : {}),
 		...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-		...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {})
+		...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
+		...(options.repositoryDatabase ? { repositoryDatabase: options.repositoryDatabase } : {})
 	});
 	return new ShellSandbox(journal, host, timeouts);
 }

@@ -1,3 +1,4 @@
+import type { OpenGitRepository } from './git/git-repository-store.js';
 import type { NodeCommandLimits } from './node-command.js';
 import type { ExecutionLimits } from './shell-command-runner.js';
 import { checkTimeout } from './shell-sandbox.js';
@@ -18,6 +19,8 @@ export interface LocalSandboxOptions {
 	shellTimeoutMs?: number;
 	/** Time and memory limits of one `node` script; see defaultNodeCommandLimits. */
 	nodeLimits?: Partial<NodeCommandLimits>;
+	/** The workspace's git repository (createLocalSandbox); in memory for the sandbox's life by default. */
+	repository?: OpenGitRepository;
 }
 
 /** Validates the options; returns the resolved time limits. */

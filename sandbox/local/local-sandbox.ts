@@ -24,7 +24,8 @@ export async function createLocalSandbox(options: LocalSandboxOptions): Promise<
 	const justBash = await loadJustBash();
 	const runner = new ShellCommandRunner(justBash, options.files, {
 		...(options.limits ? { limits: options.limits } : {}),
-		...(options.nodeLimits ? { nodeLimits: options.nodeLimits } : {})
+		...(options.nodeLimits ? { nodeLimits: options.nodeLimits } : {}),
+		...(options.repository ? { repository: options.repository } : {})
 	});
 	return new ShellSandbox(options.files, runner, timeouts);
 }

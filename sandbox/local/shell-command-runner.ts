@@ -11,6 +11,8 @@ import {
 } from './shell-command.js';
 import type { JustBashModule } from './load-just-bash.js';
 import { defaultNodeCommandLimits, type NodeCommandLimits } from './node-command.js';
+import { createGitCommand } from './git/git-command.js';
+import { memoryGitRepository, type OpenGitRepository } from './git/git-repository-store.js';
 import { explainShellLimits } from './npm/offline-messages.js';
 import { createToolchainCommands, toolchainCommandNames } from './npm/toolchain-commands.js';
 import { fileChangesOf, OverlayWorkspaceFiles } from './overlay-workspace-files.js';
@@ -49,6 +51,8 @@ export interface ShellCommandRunnerOptions {
 	limits?: ExecutionLimits;
 	/** Merged over `defaultNodeCommandLimits`. */
 	nodeLimits?: Partial<NodeCommandLimits>;
+	/** The workspace's git repository; one in memory, for this runner's life, by default. */
+	repository?: OpenGitRepository;
 }
 
 /** How long a stopped command gets to unwind before its changes are collected without it. */
@@ -65,6 +69,7 @@ export class ShellCommandRunner {
 	private readonly metadata: ShellFileMetadata = createShellFileMetadata();
 	private readonly limits: ExecutionLimits;
 	private readonly nodeLimits: NodeCommandLimits;
+	private readonly repository: OpenGitRepository;
 
 	constructor(
 		private readonly justBash: JustBashModule,
@@ -72,11 +77,12 @@ export class ShellCommandRunner {
 		options: ShellCommandRunnerOptions = {}
 	) {
 		this.commandNames = [
-			...new Set([...justBash.getCommandNames(), ...toolchainCommandNames])
+			...new Set([...justBash.getCommandNames(), ...toolchainCommandNames, 'git'])
 		].sort();
 		this.shellBase = createShellBaseLayout(justBash, this.commandNames);
 		this.limits = { ...defaultLocalExecutionLimits, ...options.limits };
 		this.nodeLimits = { ...defaultNodeCommandLimits, ...options.nodeLimits };
+		this.repository = options.repository ?? memoryGitRepository();
 	}
 
 	/** Runs one command line; `stop` (aborted with a StopReason as its reason) ends it early. */
@@ -103,12 +109,18 @@ export class ShellCommandRunner {
 			// just-bash checks its deadline between statements, so it also ends loops that never
 			// yield to the event loop (where a timer cannot fire).
 			executionLimits: { ...this.limits, maxExecutionTimeMs: request.timeoutMs },
-			customCommands: createToolchainCommands({
-				limits: this.nodeLimits,
-				deadline,
-				shouldStop: () => stop.aborted,
-				commandNames: this.commandNames
-			})
+			customCommands: [
+				...createToolchainCommands({
+					limits: this.nodeLimits,
+					deadline,
+					shouldStop: () => stop.aborted,
+					commandNames: this.commandNames
+				}),
+				createGitCommand({
+					repository: this.repository,
+					mayWrite: request.mayWriteRepository === true
+				})
+			]
 		});
 
 		let stopReason: StopReason | undefined;

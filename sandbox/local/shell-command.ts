@@ -19,6 +19,11 @@ export interface ShellCommandRequest {
 	env?: Record<string, string>;
 	/** Also just-bash's deadline, which ends loops that never yield to a timer. */
 	timeoutMs: number;
+	/**
+	 * A person's terminal line: `git` may change the repository (and, through it, the working
+	 * tree). Absent or false for everything else (agents, criteria, policy runs): read-only git.
+	 */
+	mayWriteRepository?: boolean;
 }
 
 /** What came of one command line, before it is shaped into an ExecResult or a shell line result. */

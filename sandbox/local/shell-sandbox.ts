@@ -22,7 +22,8 @@ export const localSandboxDescription =
 	'bash-like shell (just-bash) over the workspace, plus an offline Node-compatible runtime: ' +
 	'`node` (ES modules, CommonJS, TypeScript, node:fs/path/url/assert/test/crypto), ' +
 	'`node --test`, `npx tsx`, `npm test` and `npm run <script>`; no npm install, no packages ' +
-	'from npm, no git, no network';
+	"from npm, no network; `git` (isomorphic-git) reads the workspace's repository: status, diff, " +
+	'log, show, branch, rev-parse (only the person commits)';
 
 /**
  * Where command lines actually run: in this thread (ShellCommandRunner itself) or in a Worker
@@ -151,7 +152,8 @@ export class ShellSandbox implements Sandbox {
 			const info = await this.files.stat(request.cwd);
 			const cwdWasMissing = info?.kind !== 'directory';
 			const cwd = cwdWasMissing ? '' : request.cwd;
-			const outcome = await this.runNow({ ...request, cwd });
+			// A terminal is a person's: only its lines may change the git repository.
+			const outcome = await this.runNow({ ...request, cwd }, { mayWriteRepository: true });
 			return { ...outcome, cwd, cwdWasMissing };
 		});
 	}
@@ -166,7 +168,10 @@ export class ShellSandbox implements Sandbox {
 		return run;
 	}
 
-	private async runNow(request: ShellRunRequest): Promise<ShellCommandOutcome> {
+	private async runNow(
+		request: ShellRunRequest,
+		access: { mayWriteRepository?: boolean } = {}
+	): Promise<ShellCommandOutcome> {
 		const controller = new AbortController();
 		const stop = (reason: StopReason) => {
 			if (!controller.signal.aborted) controller.abort(reason);
@@ -183,7 +188,8 @@ export class ShellSandbox implements Sandbox {
 					command: request.command,
 					cwd: request.cwd,
 					timeoutMs: request.timeoutMs,
-					...(request.env ? { env: request.env } : {})
+					...(request.env ? { env: request.env } : {}),
+					...(access.mayWriteRepository ? { mayWriteRepository: true } : {})
 				},
 				controller.signal
 			);

@@ -18,6 +18,8 @@ export type ShellWorkerRequest =
 			entries: WorkspaceEntryState[];
 			limits?: ExecutionLimits;
 			nodeLimits?: Partial<NodeCommandLimits>;
+			/** The IndexedDB database of the workspace's git repository; in memory without one. */
+			repositoryDatabase?: string;
 	  }
 	| {
 			type: 'run';

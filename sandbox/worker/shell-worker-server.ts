@@ -1,4 +1,8 @@
 import { JournaledWorkspaceFiles } from '../local/journaled-workspace-files.js';
+import {
+	indexedDbGitRepository,
+	memoryGitRepository
+} from '../local/git/git-repository-store.js';
 import { loadJustBash } from '../local/load-just-bash.js';
 import { MemoryWorkspaceFiles } from '../local/memory-workspace-files.js';
 import { describeError, type StopReason } from '../local/shell-command.js';
@@ -41,7 +45,11 @@ export function serveShellWorker(endpoint: ShellWorkerEndpoint): void {
 				const journal = new JournaledWorkspaceFiles(memory);
 				const runner = new ShellCommandRunner(justBash, journal, {
 					...(message.limits ? { limits: message.limits } : {}),
-					...(message.nodeLimits ? { nodeLimits: message.nodeLimits } : {})
+					...(message.nodeLimits ? { nodeLimits: message.nodeLimits } : {}),
+					// The repository lives beside the workspace, opened by the first `git` command.
+					repository: message.repositoryDatabase
+						? indexedDbGitRepository(message.repositoryDatabase)
+						: memoryGitRepository()
 				});
 				replica = { memory, journal, runner };
 				send({ type: 'ready', commandNames: [...runner.commandNames] });

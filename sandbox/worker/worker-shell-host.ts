@@ -23,6 +23,8 @@ export interface WorkerShellHostOptions {
 	createWorker: () => ShellWorkerHandle;
 	limits?: ExecutionLimits;
 	nodeLimits?: Partial<NodeCommandLimits>;
+	/** The IndexedDB database of the workspace's git repository (see git-repository-store.ts). */
+	repositoryDatabase?: string;
 	/**
 	 * How long a stopped command may take to come back before its Worker is terminated. Longer
 	 * than the runner's own unwinding grace (200 ms), so a command that does stop keeps its changes.
@@ -232,7 +234,10 @@ export class WorkerShellHost implements ShellCommandHost {
 			type: 'load',
 			entries,
 			...(this.options.limits ? { limits: this.options.limits } : {}),
-			...(this.options.nodeLimits ? { nodeLimits: this.options.nodeLimits } : {})
+			...(this.options.nodeLimits ? { nodeLimits: this.options.nodeLimits } : {}),
+			...(this.options.repositoryDatabase
+				? { repositoryDatabase: this.options.repositoryDatabase }
+				: {})
 		});
 		return connection;
 	}

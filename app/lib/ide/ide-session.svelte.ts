@@ -12,6 +12,7 @@ import {
 	startSandbox,
 	type SandboxRequest
 } from '../../../sandbox/choose-sandbox.js';
+import { gitRepositoryDatabaseName } from '../../../sandbox/local/git/git-repository-store.js';
 import { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import packageJson from '../../../package.json';
 import type { AgentRuntime } from '../agent-runtime/agent-runtime.svelte.js';
@@ -284,6 +285,16 @@ export class IdeSession {
 		this.status = 'loading';
 		this.step = 'Restarting the sandbox…';
 		await this.stopSandbox();
+		// The workspace starts over, and so does its git repository (a history of other files).
+		// The sandbox's Worker, which held it open, has stopped.
+		// Another tab holding it open is asked to let go; a reset never waits on it for long.
+		if (this.store)
+			await Promise.race([
+				IndexedDbWorkspaceFiles.deleteDatabase(gitRepositoryDatabaseName(this.store.name)).catch(
+					() => undefined
+				),
+				new Promise((resolve) => setTimeout(resolve, 3_000))
+			]);
 		if (history && this.ledger) {
 			// An export brings its history: kept as it is, with what verify said of it.
 			await this.ledger.restoreHistory(files, history.events, {
@@ -328,7 +339,10 @@ export class IdeSession {
 			startLocal: async () => {
 				const { createWorkerLocalSandbox } =
 					await import('../../../sandbox/browser/worker-local-sandbox.js');
-				return createWorkerLocalSandbox({ files: store });
+				return createWorkerLocalSandbox({
+					files: store,
+					repositoryDatabase: gitRepositoryDatabaseName(store.name)
+				});
 			},
 			startWebContainer: async () => {
 				const { createWebContainerSandbox } =

@@ -24,8 +24,7 @@ const unavailablePrograms: Record<string, string> = {
 	deno: 'Deno is not available; the offline sandbox’s node runs TypeScript (node file.ts).',
 	bun: 'Bun is not available; the offline sandbox’s node runs TypeScript (node file.ts), and npm test works.',
 	yarn: 'yarn is not available offline; npm test and npm run <script> work here, installs need the WebContainer sandbox.',
-	pnpm: 'pnpm is not available offline; npm test and npm run <script> work here, installs need the WebContainer sandbox.',
-	git: 'git is not available in the offline sandbox yet. What changed and who changed it is in the Changes and Trace tabs (with diffs and checkpoints to restore); "Export .orchestration" keeps the history. Real git runs in the WebContainer sandbox.'
+	pnpm: 'pnpm is not available offline; npm test and npm run <script> work here, installs need the WebContainer sandbox.'
 };
 
 export const unavailableProgramNames = Object.keys(unavailablePrograms);

@@ -1,0 +1,269 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChangeProposal } from '../../../hooks/tools/sandbox-ports.js';
+import { commitEveryChange } from '../../commit-every-change.js';
+import type { LineShellSession, Sandbox } from '../../sandbox.js';
+import { createLocalSandbox } from '../local-sandbox.js';
+import { MemoryWorkspaceFiles } from '../memory-workspace-files.js';
+import type { WorkspaceFiles } from '../workspace-files.js';
+import type { GitRepositoryStore } from './git-repository-store.js';
+
+describe('git in the offline shell', () => {
+	let files: MemoryWorkspaceFiles;
+	let repository: MemoryWorkspaceFiles;
+	let sandbox: Sandbox;
+	let shell: LineShellSession;
+
+	/** A person's terminal line: every change committed. */
+	const line = async (text: string, review = commitEveryChange) => {
+		let output = '';
+		const result = await shell.run(text, { review, onOutput: (chunk) => (output += chunk) });
+		return { output, exitCode: result.exitCode, changes: result.changes };
+	};
+	const text = async (path: string) => new TextDecoder().decode(await files.read(path));
+
+	beforeEach(async () => {
+		files = new MemoryWorkspaceFiles({
+			'src/a.ts': 'export const a = 1;\n',
+			'README.md': '# Notes\n'
+		});
+		repository = new MemoryWorkspaceFiles();
+		const store: GitRepositoryStore = { files: repository };
+		sandbox = await createLocalSandbox({ files, repository: () => Promise.resolve(store) });
+		shell = (await sandbox.openShell({ cols: 80, rows: 24 })) as LineShellSession;
+	});
+	afterEach(async () => {
+		await sandbox.dispose();
+	});
+
+	it('says there is no repository before git init, and keeps the repository out of the workspace', async () => {
+		const before = await line('git status');
+		expect(before.exitCode).toBe(128);
+		expect(before.output).toMatch(/not a git repository.*git init/);
+		const init = await line('git init');
+		expect(init.output).toBe('Initialized empty Git repository in /workspace/.git/\n');
+		expect(init.changes).toEqual([]);
+		expect(await files.stat('.git')).toBeNull();
+		expect(new TextDecoder().decode(await repository.read('HEAD'))).toBe('ref: refs/heads/main\n');
+		expect((await line('git init')).output).toMatch(/^Reinitialized existing/);
+	});
+
+	it('stages, commits and shows history as git does', async () => {
+		await line('git init');
+		expect((await line('git status')).output).toContain('No commits yet');
+		expect((await line('git status -s')).output).toBe('?? README.md\n?? src/a.ts\n');
+		await line('git add .');
+		expect((await line('git status --short')).output).toBe('A  README.md\nA  src/a.ts\n');
+		const first = await line('git commit -m "Start"');
+		expect(first.output).toMatch(
+			/^\[main \(root-commit\) [0-9a-f]{7}\] Start\n 2 files changed, 2 insertions\(\+\)\n$/
+		);
+		expect((await line('git status')).output).toContain('nothing to commit, working tree clean');
+
+		await line('echo "export const b = 2;" >> src/a.ts');
+		expect((await line('git status -s')).output).toBe(' M src/a.ts\n');
+		const diff = await line('git diff');
+		expect(diff.output).toContain('diff --git a/src/a.ts b/src/a.ts\n');
+		expect(diff.output).toContain('@@ -1 +1,2 @@\n export const a = 1;\n+export const b = 2;\n');
+		expect((await line('git diff --staged')).output).toBe('');
+		const second = await line('git commit -am "Add b"');
+		expect(second.output).toMatch(
+			/^\[main [0-9a-f]{7}\] Add b\n 1 file changed, 1 insertion\(\+\)\n$/
+		);
+
+		const oneline = (await line('git log --oneline')).output.split('\n').filter(Boolean);
+		expect(oneline).toHaveLength(2);
+		expect(oneline[0]).toMatch(/^[0-9a-f]{7} \(HEAD -> main\) Add b$/);
+		expect(oneline[1]).toMatch(/^[0-9a-f]{7} Start$/);
+		expect((await line('git log -n 1 --oneline')).output.split('\n').filter(Boolean)).toHaveLength(
+			1
+		);
+		const full = (await line('git log')).output;
+		expect(full).toMatch(
+			/^commit [0-9a-f]{40} \(HEAD -> main\)\nAuthor: Threadline learner <learner@threadline.invalid>\nDate: {3}\w{3} \w{3} \d+ \d\d:\d\d:\d\d \d{4} [+-]\d{4}\n\n {4}Add b\n/
+		);
+		const show = (await line('git show HEAD~1')).output;
+		expect(show).toContain('    Start\n');
+		expect(show).toContain('new file mode 100644');
+		expect(show).toContain('--- /dev/null\n+++ b/README.md\n@@ -0,0 +1 @@\n+# Notes\n');
+		const head = (await line('git rev-parse HEAD')).output.trim();
+		expect(head).toMatch(/^[0-9a-f]{40}$/);
+		expect((await line('git rev-parse --short HEAD')).output).toBe(`${head.slice(0, 7)}\n`);
+		expect((await line('git rev-parse --abbrev-ref HEAD')).output).toBe('main\n');
+	});
+
+	it('uses the configured author', async () => {
+		await line('git init');
+		await line('git config user.name "Ada Lovelace"');
+		await line('git config user.email ada@example.org');
+		expect((await line('git config user.name')).output).toBe('Ada Lovelace\n');
+		await line('git add README.md && git commit -m one');
+		expect((await line('git log')).output).toContain('Author: Ada Lovelace <ada@example.org>\n');
+	});
+
+	it('refuses to commit without a message or without changes, saying what to do', async () => {
+		await line('git init');
+		const noMessage = await line('git commit');
+		expect(noMessage.exitCode).toBe(1);
+		expect(noMessage.output).toMatch(/no editor.*git commit -m/);
+		await line('git add . && git commit -m one');
+		const nothing = await line('git commit -m two');
+		expect(nothing.exitCode).toBe(1);
+		expect(nothing.output).toContain('nothing to commit, working tree clean');
+		await line('echo more >> README.md');
+		expect((await line('git commit -m two')).output).toContain('no changes added to commit');
+		expect((await line('git add nowhere.txt')).output).toBe(
+			"fatal: pathspec 'nowhere.txt' did not match any files\n"
+		);
+	});
+
+	it('switches branches through the governed working tree, and restores files', async () => {
+		await line('git init');
+		await line('git add . && git commit -m one');
+		expect((await line('git checkout -b feature')).output).toBe(
+			"Switched to a new branch 'feature'\n"
+		);
+		await line('echo extra > extra.txt && git add extra.txt && git commit -m two');
+		const back = await line('git checkout main');
+		expect(back.output).toBe("Switched to branch 'main'\n");
+		// The checkout's deletion is the line's change: it went through the line's review.
+		expect(back.changes.map((change) => [change.path, change.type])).toEqual([
+			['extra.txt', 'deleted']
+		]);
+		expect(await files.stat('extra.txt')).toBeNull();
+		expect((await line('git branch')).output).toBe('  feature\n* main\n');
+		await line('git switch feature');
+		expect(await text('extra.txt')).toBe('extra\n');
+
+		await line('echo broken > README.md');
+		const refused = await line('git switch main');
+		expect(refused.exitCode).toBe(0); // README.md is the same on both branches: git keeps the edit
+		// On main, extra.txt is not tracked: a new one would be overwritten by feature's.
+		await line('echo edited > extra.txt');
+		const conflict = await line('git checkout feature');
+		expect(conflict.exitCode).toBe(1);
+		expect(conflict.output).toContain('would be overwritten by checkout:\n\textra.txt\n');
+		expect(await text('extra.txt')).toBe('edited\n');
+		expect((await line('git restore extra.txt')).output).toContain(
+			"error: pathspec 'extra.txt' did not match any file(s) known to git"
+		);
+		await line('git restore README.md');
+		expect(await text('README.md')).toBe('# Notes\n');
+		await line('echo staged > README.md && git add README.md && git restore --staged README.md');
+		expect((await line('git status -s')).output).toBe(' M README.md\n?? extra.txt\n');
+		await line('git branch other');
+		expect((await line('git branch -d main')).output).toMatch(/cannot delete branch 'main'/);
+		expect((await line('git branch -d other')).output).toMatch(
+			/^Deleted branch other \(was [0-9a-f]{7}\)\.\n$/
+		);
+	});
+
+	it('leaves the repository untouched when a person-only git command is refused or fails', async () => {
+		await line('git init');
+		const before = repository.snapshot();
+		expect((await line('git commit -m nothing')).exitCode).toBe(1);
+		expect(repository.snapshot()).toEqual(before);
+	});
+
+	it('gives agents and criteria (exec) read-only git, and names what they may run', async () => {
+		await line('git init');
+		await line('git add . && git commit -m one');
+		const before = repository.snapshot();
+		for (const command of [
+			'git add README.md',
+			'git commit --allow-empty -m sneaky',
+			'git checkout -b agent',
+			'git branch agent',
+			'git restore README.md',
+			'git config user.name Agent',
+			'git init'
+		]) {
+			const result = await sandbox.exec(command, { review: commitEveryChange });
+			expect(result.exitCode, command).toBe(1);
+			expect(result.output, command).toMatch(
+				/only a person's terminal may do here.*git status, diff, log/
+			);
+		}
+		expect(repository.snapshot()).toEqual(before);
+		const log = await sandbox.exec('git log --oneline', { review: commitEveryChange });
+		expect(log.exitCode).toBe(0);
+		expect(log.output).toMatch(/^[0-9a-f]{7} \(HEAD -> main\) one\n$/);
+		expect((await sandbox.exec('git status -s', { review: commitEveryChange })).output).toBe('');
+		expect((await sandbox.exec('git branch', { review: commitEveryChange })).output).toBe(
+			'* main\n'
+		);
+	});
+
+	it('keeps .git out of reach of every other command', async () => {
+		await line('git init');
+		// The shell has no .git folder: writing one is a workspace path the review refuses.
+		let proposed: string[] = [];
+		const review = async (proposal: ChangeProposal) => {
+			proposed = proposal.entries.map((entry) => entry.path);
+		};
+		await line('mkdir -p .git && echo "ref: refs/heads/evil" > .git/HEAD', review);
+		expect(proposed).toContain('.git/HEAD');
+		expect(new TextDecoder().decode(await repository.read('HEAD'))).toBe('ref: refs/heads/main\n');
+		expect((await line('git add .git')).output).toMatch(/repository's own files are not tracked/);
+	});
+
+	it('says which git commands need the network, and which are not here', async () => {
+		await line('git init');
+		expect((await line('git push')).output).toMatch(/needs a remote repository and the network/);
+		expect((await line('git stash')).output).toMatch(
+			/git stash is not available in the offline sandbox\. It runs: add, branch/
+		);
+		expect((await line('git --version')).output).toMatch(/^git version .*isomorphic-git, offline/);
+		expect((await line('git log --graph')).exitCode).toBe(129);
+	});
+
+	it('writes a repository real git reads: same commits, same trees', async () => {
+		const hasGit = (() => {
+			try {
+				execFileSync('git', ['--version']);
+				return true;
+			} catch {
+				return false;
+			}
+		})();
+		expect(hasGit, 'the CI image has git (it cloned the repository)').toBe(true);
+		await line('git init');
+		await line('git add . && git commit -m one');
+		await line('mkdir -p lib && echo "x" > lib/x.js && git add -A && git commit -m two');
+		const folder = mkdtempSync(join(tmpdir(), 'threadline-git-'));
+		try {
+			await copyStore(files, folder, (path) => path);
+			await copyStore(repository, folder, (path) => `.git/${path}`);
+			const real = (...args: string[]) =>
+				execFileSync('git', ['-C', folder, ...args], { encoding: 'utf8' });
+			expect(real('fsck', '--strict')).toBe('');
+			expect(real('log', '--format=%s').trim().split('\n')).toEqual(['two', 'one']);
+			expect(real('ls-tree', '-r', '--name-only', 'HEAD').trim().split('\n')).toEqual([
+				'README.md',
+				'lib/x.js',
+				'src/a.ts'
+			]);
+			expect(real('status', '--porcelain')).toBe('');
+			expect(real('rev-parse', 'HEAD').trim()).toBe(
+				(await line('git rev-parse HEAD')).output.trim()
+			);
+		} finally {
+			rmSync(folder, { recursive: true, force: true });
+		}
+	});
+});
+
+async function copyStore(
+	store: WorkspaceFiles & { snapshot(): Map<string, Uint8Array> },
+	folder: string,
+	place: (path: string) => string
+): Promise<void> {
+	for (const [path, bytes] of store.snapshot()) {
+		const target = join(folder, place(path));
+		mkdirSync(dirname(target), { recursive: true });
+		writeFileSync(target, bytes);
+	}
+}

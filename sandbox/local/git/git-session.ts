@@ -1,0 +1,202 @@
+import type { IFileSystem } from 'just-bash';
+import { createGitFileSystem } from './git-file-system.js';
+import type { PatchSide } from './git-patch.js';
+import type { StatusRow } from './git-status.js';
+import type { IsomorphicGit } from './load-isomorphic-git.js';
+import type { WorkspaceFiles } from '../workspace-files.js';
+
+/** A `git` command that must stop: its message (git's `fatal:` / `error:` wording) and exit code. */
+export class GitCommandError extends Error {
+	constructor(
+		message: string,
+		readonly exitCode = 128
+	) {
+		super(message);
+		this.name = 'GitCommandError';
+	}
+}
+
+/**
+ * What one `git` invocation works with: isomorphic-git, the routed file system, the working
+ * tree's root and the shell's folder, and the lookups several subcommands share.
+ */
+export class GitSession {
+	readonly fs: ReturnType<typeof createGitFileSystem>;
+	readonly dir: string;
+	/** isomorphic-git's object cache, shared by the calls of one command. */
+	readonly cache: object = {};
+
+	constructor(
+		readonly git: IsomorphicGit,
+		readonly shell: IFileSystem,
+		readonly repository: WorkspaceFiles,
+		readonly options: {
+			workspaceRoot: string;
+			cwd: string;
+			env: Record<string, string>;
+		}
+	) {
+		this.dir = options.workspaceRoot;
+		this.fs = createGitFileSystem({
+			shell,
+			workspaceRoot: options.workspaceRoot,
+			repository
+		});
+	}
+
+	/** The arguments every isomorphic-git call takes. */
+	get base(): { fs: GitSession['fs']; dir: string; cache: object } {
+		return { fs: this.fs, dir: this.dir, cache: this.cache };
+	}
+
+	async isRepository(): Promise<boolean> {
+		return (await this.repository.stat('HEAD'))?.kind === 'file';
+	}
+
+	async requireRepository(): Promise<void> {
+		if (!(await this.isRepository()))
+			throw new GitCommandError(
+				'fatal: not a git repository (run "git init" in the terminal to create one)'
+			);
+	}
+
+	/** HEAD's commit, or null before the first commit. */
+	async headOid(): Promise<string | null> {
+		try {
+			return await this.git.resolveRef({ ...this.base, ref: 'HEAD' });
+		} catch {
+			return null;
+		}
+	}
+
+	/** The checked-out branch's short name; null when HEAD is detached. */
+	async currentBranch(): Promise<string | null> {
+		return (await this.git.currentBranch({ ...this.base, fullname: false })) ?? null;
+	}
+
+	/** A commit named the ways git accepts here: HEAD, HEAD~n / HEAD^, a branch, a (short) id. */
+	async resolveCommit(name: string): Promise<string> {
+		const ancestry = /^(.*?)((?:~\d*|\^)*)$/.exec(name);
+		const start = ancestry?.[1] || name;
+		let oid: string | null = null;
+		try {
+			oid = await this.git.resolveRef({ ...this.base, ref: start });
+		} catch {
+			if (/^[0-9a-f]{4,40}$/i.test(start)) {
+				try {
+					oid = await this.git.expandOid({ ...this.base, oid: start.toLowerCase() });
+				} catch {
+					oid = null;
+				}
+			}
+		}
+		if (!oid)
+			throw new GitCommandError(
+				`fatal: ambiguous argument '${name}': unknown revision or path not in the working tree.`
+			);
+		for (const step of (ancestry?.[2] ?? '').match(/~\d*|\^/g) ?? []) {
+			const count = step === '^' || step === '~' ? 1 : Number(step.slice(1));
+			for (let index = 0; index < count; index++) {
+				const { commit } = await this.git.readCommit({ ...this.base, oid });
+				const parent = commit.parent[0];
+				if (!parent)
+					throw new GitCommandError(
+						`fatal: ambiguous argument '${name}': unknown revision or path not in the working tree.`
+					);
+				oid = parent;
+			}
+		}
+		return oid;
+	}
+
+	/**
+	 * A path argument as the repository names it (relative to the workspace root), from the
+	 * shell's folder. `.` from the root is ''. Outside the workspace → git's error.
+	 */
+	repositoryPath(argument: string): string {
+		const absolute = this.shell.resolvePath(this.options.cwd, argument);
+		const root = this.options.workspaceRoot;
+		if (absolute === root) return '';
+		if (!absolute.startsWith(`${root}/`))
+			throw new GitCommandError(
+				`fatal: ${argument}: '${absolute}' is outside repository at '${root}'`
+			);
+		const path = absolute.slice(root.length + 1);
+		if (path === '.git' || path.startsWith('.git/'))
+			throw new GitCommandError(`fatal: ${argument}: the repository's own files are not tracked`);
+		return path;
+	}
+
+	/** The status matrix, optionally for some paths (files or folders) only. */
+	async statusRows(paths: readonly string[] = []): Promise<StatusRow[]> {
+		const rows = (await this.git.statusMatrix({
+			...this.base,
+			...(paths.length && !paths.includes('') ? { filepaths: [...paths] } : {})
+		})) as StatusRow[];
+		return rows;
+	}
+
+	/** Every path in the index, with its blob id. */
+	async indexEntries(): Promise<Map<string, string>> {
+		const entries = new Map<string, string>();
+		await this.git.walk({
+			...this.base,
+			trees: [this.git.STAGE()],
+			map: async (path, [entry]) => {
+				if (!entry || path === '.') return true;
+				if ((await entry.type()) === 'blob') entries.set(path, (await entry.oid()) as string);
+				return true;
+			}
+		});
+		return entries;
+	}
+
+	/** Every file of a commit's tree, with its blob id. */
+	async treeEntries(commitOid: string | null): Promise<Map<string, string>> {
+		const entries = new Map<string, string>();
+		if (!commitOid) return entries;
+		await this.git.walk({
+			...this.base,
+			trees: [this.git.TREE({ ref: commitOid })],
+			map: async (path, [entry]) => {
+				if (!entry || path === '.') return true;
+				if ((await entry.type()) === 'blob') entries.set(path, (await entry.oid()) as string);
+				return true;
+			}
+		});
+		return entries;
+	}
+
+	async blob(oid: string | undefined): Promise<PatchSide> {
+		if (!oid) return null;
+		const { blob } = await this.git.readBlob({ ...this.base, oid });
+		return { bytes: blob, oid };
+	}
+
+	/** The working tree's file, or null when it is not a file there. */
+	async workingFile(path: string): Promise<PatchSide> {
+		const absolute = `${this.dir}/${path}`;
+		try {
+			if (!(await this.shell.stat(absolute)).isFile) return null;
+		} catch {
+			return null;
+		}
+		const bytes = await this.shell.readFileBuffer(absolute);
+		const { oid } = await this.git.hashBlob({ object: bytes });
+		return { bytes, oid };
+	}
+
+	/** Who commits: git config, else GIT_AUTHOR_* from the shell, else a named default. */
+	async author(): Promise<{ name: string; email: string }> {
+		const configured = async (key: string) =>
+			(await this.git.getConfig({ ...this.base, path: key })) as string | undefined;
+		return {
+			name:
+				(await configured('user.name')) ?? this.options.env.GIT_AUTHOR_NAME ?? 'Threadline learner',
+			email:
+				(await configured('user.email')) ??
+				this.options.env.GIT_AUTHOR_EMAIL ??
+				'learner@threadline.invalid'
+		};
+	}
+}

@@ -47,6 +47,21 @@ export interface Sandbox {
 	openShell(size: { cols: number; rows: number }): Promise<ShellSession>;
 	/** Stops any running command and releases resources; later calls reject. Idempotent. */
 	dispose(): Promise<void>;
+	/**
+	 * The commit the workspace's git repository's HEAD names, as last seen (at start and after
+	 * every command that ran git); null without a repository or a commit. Trace records carry it
+	 * as `vcs`. A backend that cannot know it leaves the method out.
+	 */
+	vcsRevision?(): string | null;
+	/**
+	 * Commits the whole working tree to the git repository (created when missing): the governance
+	 * core's own commit (complete_intent with `git.commit_on_complete`), never a tool's. Changes no
+	 * workspace file. Left out by a backend without the offline git.
+	 */
+	commitWorkingTree?(request: {
+		message: string;
+		author: { name: string; email: string };
+	}): Promise<{ revision: string | null; committed: boolean; problem?: string }>;
 }
 
 /**

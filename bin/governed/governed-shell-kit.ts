@@ -38,7 +38,13 @@ export const startingFiles: InitialWorkspaceFiles = {
 };
 
 export async function startGovernedShell(
-	options: { files?: InitialWorkspaceFiles; intentsYaml?: string; intent?: string | null } = {}
+	options: {
+		files?: InitialWorkspaceFiles;
+		intentsYaml?: string;
+		intent?: string | null;
+		/** Trace records carry the git revision, and complete_intent commits (commit_on_complete). */
+		git?: boolean;
+	} = {}
 ): Promise<GovernedShell> {
 	const intentsYaml = options.intentsYaml ?? intentsFixture;
 	const files = new MemoryWorkspaceFiles({
@@ -58,7 +64,13 @@ export async function startGovernedShell(
 		clock: fixedClock,
 		scheduler: timerScheduler,
 		ids: sequentialIds(),
-		toolVersion: 'test'
+		toolVersion: 'test',
+		...(options.git && sandbox.vcsRevision && sandbox.commitWorkingTree
+			? {
+					vcsRevision: sandbox.vcsRevision.bind(sandbox),
+					commitWork: sandbox.commitWorkingTree.bind(sandbox)
+				}
+			: {})
 	});
 	let calls = 0;
 	const run = (tool: string, input: Record<string, unknown>) =>

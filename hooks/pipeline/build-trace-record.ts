@@ -31,6 +31,8 @@ export async function buildTraceRecord(options: {
 	id: string;
 	timestamp: string;
 	toolVersion: string;
+	/** The git commit the change was made on (HEAD then); only a real one, never a guess. */
+	revision?: string | null;
 }): Promise<UnsealedTraceRecord> {
 	const { change, author } = options;
 	const beforeText = change.before ? decodeText(change.before) : null;
@@ -61,6 +63,7 @@ export async function buildTraceRecord(options: {
 		id: options.id,
 		timestamp: options.timestamp,
 		tool: { name: 'threadline', version: options.toolVersion },
+		...(options.revision ? { vcs: { type: 'git' as const, revision: options.revision } } : {}),
 		files: [
 			{
 				path: change.path,

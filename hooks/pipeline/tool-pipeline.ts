@@ -6,7 +6,7 @@ import type { LedgerEvent, LedgerEventDraft } from '../ledger/ledger-event.js';
 import { normalizeWorkspacePath } from '../paths/normalize-path.js';
 import { isProtectedPath } from '../paths/protected-paths.js';
 import { executors } from '../tools/executors/executors.js';
-import type { ExecutionContext } from '../tools/executors/execution-context.js';
+import type { CommitWorkPort, ExecutionContext } from '../tools/executors/execution-context.js';
 import type {
 	ChangeProposal,
 	CommandRunner,
@@ -73,6 +73,13 @@ export interface ToolPipelineOptions {
 	 */
 	checkConsent?: (command: string) => Promise<boolean>;
 	files?: FileHashLookup & { invalidate?(path: string): void };
+	/**
+	 * The git commit the workspace's HEAD names now (Sandbox.vcsRevision), null when there is
+	 * none: trace records carry it as Agent Trace's `vcs`.
+	 */
+	vcsRevision?: () => string | null;
+	/** complete_intent commits the working tree through this (see CommitWorkPort). */
+	commitWork?: CommitWorkPort;
 	/**
 	 * Writes planned file changes and appends their ledger events as one unit. The default writes
 	 * then appends; the browser passes one IndexedDB transaction so files and ledger always agree.
@@ -641,6 +648,7 @@ export class ToolPipeline {
 			targets,
 			emit,
 			signal,
+			...(this.options.commitWork ? { commitWork: this.options.commitWork } : {}),
 			commitShellChanges: async (entries, drafts, apply) => {
 				const author = this.agentAuthor(call, session);
 				const records = await this.transactionDrafts(entries, author, call.toolCallId);
@@ -785,7 +793,8 @@ export class ToolPipeline {
 			author,
 			id: this.options.ids.uuid(),
 			timestamp: this.options.clock.nowIso(),
-			toolVersion: this.options.toolVersion
+			toolVersion: this.options.toolVersion,
+			revision: this.options.vcsRevision?.() ?? null
 		});
 		return { type: 'mutation-record', session_id: author.sessionId, trace };
 	}

@@ -70,6 +70,16 @@ export const scenarioManifestSchema = z.strictObject({
 			note: z.string().max(500, { error: 'sandbox.note must be at most 500 characters' }).optional()
 		})
 		.default({ needs: 'any' }),
+	git: z
+		.strictObject({
+			commit_on_complete: z
+				.boolean({ error: 'git.commit_on_complete must be true or false' })
+				.default(false)
+				.describe(
+					"complete_intent commits the working tree to the workspace's git repository (created when there is none)."
+				)
+		})
+		.optional(),
 	default: z.boolean().optional().describe('The scenario `/` opens; exactly one built-in has it.'),
 	rubric: rubricSchema
 		.optional()
@@ -137,6 +147,7 @@ export interface ManifestProblem {
 
 const manifestKeys = Object.keys(scenarioManifestSchema.shape);
 const sandboxKeys = ['needs', 'note'];
+const gitKeys = ['commit_on_complete'];
 
 /** zod issues as sentences an instructor can act on; shared by the YAML and the JSON readers. */
 export function describeManifestIssues(issues: readonly z.core.$ZodIssue[]): ManifestProblem[] {
@@ -190,6 +201,7 @@ export function describeManifestIssues(issues: readonly z.core.$ZodIssue[]): Man
 /** The keys allowed where an unknown key was found, for the "did you mean" hint. */
 function knownKeysAt(path: readonly YamlPathSegment[]): readonly string[] {
 	if (path[0] === 'sandbox') return sandboxKeys;
+	if (path[0] === 'git') return gitKeys;
 	if (path[0] === 'rubric') {
 		if (path[1] === 'penalties') return path[2] === 'blocks' ? toolErrorCodes : rubricPenaltyKeys;
 		if (path[1] === 'criteria') return rubricCriterionKeys;

@@ -27,5 +27,6 @@ export async function createLocalSandbox(options: LocalSandboxOptions): Promise<
 		...(options.nodeLimits ? { nodeLimits: options.nodeLimits } : {}),
 		...(options.repository ? { repository: options.repository } : {})
 	});
+	runner.initialRepositoryRevision = await runner.repositoryRevision();
 	return new ShellSandbox(options.files, runner, timeouts);
 }

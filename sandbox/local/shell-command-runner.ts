@@ -13,6 +13,7 @@ import type { JustBashModule } from './load-just-bash.js';
 import { defaultNodeCommandLimits, type NodeCommandLimits } from './node-command.js';
 import { createGitCommand } from './git/git-command.js';
 import { memoryGitRepository, type OpenGitRepository } from './git/git-repository-store.js';
+import { readRepositoryHead } from './git/repository-head.js';
 import { explainShellLimits } from './npm/offline-messages.js';
 import { createToolchainCommands, toolchainCommandNames } from './npm/toolchain-commands.js';
 import { fileChangesOf, OverlayWorkspaceFiles } from './overlay-workspace-files.js';
@@ -70,6 +71,8 @@ export class ShellCommandRunner {
 	private readonly limits: ExecutionLimits;
 	private readonly nodeLimits: NodeCommandLimits;
 	private readonly repository: OpenGitRepository;
+	/** HEAD's commit when the sandbox started (ShellCommandHost); set by createLocalSandbox. */
+	initialRepositoryRevision: string | null = null;
 
 	constructor(
 		private readonly justBash: JustBashModule,
@@ -85,8 +88,27 @@ export class ShellCommandRunner {
 		this.repository = options.repository ?? memoryGitRepository();
 	}
 
+	/** The commit the repository's HEAD names; null without a repository or a commit. */
+	async repositoryRevision(): Promise<string | null> {
+		try {
+			return await readRepositoryHead((await this.repository()).files);
+		} catch {
+			return null;
+		}
+	}
+
 	/** Runs one command line; `stop` (aborted with a StopReason as its reason) ends it early. */
 	async run(request: ShellCommandRequest, stop: AbortSignal): Promise<ShellCommandOutcome> {
+		let gitRan = false;
+		const outcome = await this.runLine(request, stop, () => (gitRan = true));
+		return gitRan ? { ...outcome, repositoryRevision: await this.repositoryRevision() } : outcome;
+	}
+
+	private async runLine(
+		request: ShellCommandRequest,
+		stop: AbortSignal,
+		onGit: () => void
+	): Promise<ShellCommandOutcome> {
 		if (stop.aborted) return stoppedBeforeStart(stop);
 		const deadline = Date.now() + request.timeoutMs;
 		// The command writes into a copy-on-write overlay: nothing reaches `files` until the caller
@@ -118,7 +140,8 @@ export class ShellCommandRunner {
 				}),
 				createGitCommand({
 					repository: this.repository,
-					mayWrite: request.mayWriteRepository === true
+					mayWrite: request.mayWriteRepository === true,
+					onRun: onGit
 				})
 			]
 		});

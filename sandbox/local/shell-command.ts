@@ -51,6 +51,11 @@ export interface ShellCommandOutcome {
 	 * thrown away with the Worker's copy of the workspace; `changes` is then empty.
 	 */
 	changesDiscarded?: boolean;
+	/**
+	 * The commit the git repository's HEAD names after the line, when the line ran `git` (null:
+	 * no repository or no commit yet); absent when git did not run.
+	 */
+	repositoryRevision?: string | null;
 }
 
 /** stdout, stderr, the shell's own failure and the stop sentence, as one text. */

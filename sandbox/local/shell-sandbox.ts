@@ -10,6 +10,7 @@ import { normalizeWorkspacePath } from '../workspace-path.js';
 import { LocalLineShellSession } from './line-shell-session.js';
 import { applyEntryChanges, fileChangesOf } from './overlay-workspace-files.js';
 import {
+	defaultShellEnvironment,
 	outputOf,
 	type ShellCommandOutcome,
 	type ShellCommandRequest,
@@ -34,6 +35,8 @@ export interface ShellCommandHost {
 	/** `stop` is aborted with a StopReason as its reason. */
 	run(request: ShellCommandRequest, stop: AbortSignal): Promise<ShellCommandOutcome>;
 	dispose?(): void | Promise<void>;
+	/** HEAD's commit in the git repository when the host started. */
+	readonly initialRepositoryRevision?: string | null;
 }
 
 export interface ShellSandboxOptions {
@@ -66,17 +69,61 @@ export class ShellSandbox implements Sandbox {
 	private readonly running = new Set<(reason: StopReason) => void>();
 	private readonly sessions = new Set<LocalLineShellSession>();
 	private disposed = false;
+	private revision: string | null;
 
 	constructor(
 		private readonly files: WorkspaceFiles,
 		private readonly host: ShellCommandHost,
 		private readonly options: ShellSandboxOptions
 	) {
+		this.revision = host.initialRepositoryRevision ?? null;
 		this.fs = new WorkspaceFileSystem(files, () => this.assertNotDisposed());
 		this.capabilities = {
 			kind: 'local',
 			description: localSandboxDescription,
 			commands: [...host.commandNames]
+		};
+	}
+
+	vcsRevision(): string | null {
+		return this.revision;
+	}
+
+	/**
+	 * Commits the whole working tree to the git repository (creating it when there is none), for
+	 * complete_intent when the scenario asks for it. The one write to the repository that is not a
+	 * person's terminal line: the governance core calls it, never a tool. It changes no workspace
+	 * file (whatever the line would change is dropped by its review).
+	 */
+	async commitWorkingTree(request: {
+		message: string;
+		author: { name: string; email: string };
+	}): Promise<{ revision: string | null; committed: boolean; problem?: string }> {
+		this.assertNotDisposed();
+		const outcome = await this.enqueue(() =>
+			this.runNow(
+				{
+					command:
+						'git init -q >/dev/null && git add -A && git commit -q -m "$THREADLINE_COMMIT_MESSAGE"',
+					cwd: '',
+					env: {
+						...defaultShellEnvironment,
+						THREADLINE_COMMIT_MESSAGE: request.message,
+						GIT_AUTHOR_NAME: request.author.name,
+						GIT_AUTHOR_EMAIL: request.author.email
+					},
+					timeoutMs: this.options.defaultTimeoutMs,
+					review: (proposal) => proposal.commit([])
+				},
+				{ mayWriteRepository: true }
+			)
+		);
+		const committed = outcome.exitCode === 0;
+		const said = `${outcome.stdout}${outcome.stderr}`.trim();
+		return {
+			revision: this.revision,
+			committed,
+			...(committed ? {} : { problem: said || `git exited with ${outcome.exitCode}` })
 		};
 	}
 
@@ -198,6 +245,8 @@ export class ShellSandbox implements Sandbox {
 			request.signal?.removeEventListener('abort', onAbort);
 			this.running.delete(stop);
 		}
+		// Before the review: records of what this line's git wrote carry the commit it moved to.
+		if (outcome.repositoryRevision !== undefined) this.revision = outcome.repositoryRevision;
 		if (controller.signal.aborted && !outcome.stopReason) {
 			// Stopped while finishing anyway: still report it as stopped, as the caller asked.
 			outcome = { ...outcome, stopReason: controller.signal.reason as StopReason };

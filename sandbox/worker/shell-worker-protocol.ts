@@ -31,7 +31,12 @@ export type ShellWorkerRequest =
 	| { type: 'stop'; id: number; reason: StopReason };
 
 export type ShellWorkerResponse =
-	| { type: 'ready'; commandNames: string[] }
+	| {
+			type: 'ready';
+			commandNames: string[];
+			/** HEAD's commit in the workspace's git repository when the Worker started. */
+			repositoryRevision: string | null;
+	  }
 	| { type: 'load-failed'; message: string }
 	| {
 			type: 'result';

@@ -1,8 +1,5 @@
 import { JournaledWorkspaceFiles } from '../local/journaled-workspace-files.js';
-import {
-	indexedDbGitRepository,
-	memoryGitRepository
-} from '../local/git/git-repository-store.js';
+import { indexedDbGitRepository, memoryGitRepository } from '../local/git/git-repository-store.js';
 import { loadJustBash } from '../local/load-just-bash.js';
 import { MemoryWorkspaceFiles } from '../local/memory-workspace-files.js';
 import { describeError, type StopReason } from '../local/shell-command.js';
@@ -52,7 +49,11 @@ export function serveShellWorker(endpoint: ShellWorkerEndpoint): void {
 						: memoryGitRepository()
 				});
 				replica = { memory, journal, runner };
-				send({ type: 'ready', commandNames: [...runner.commandNames] });
+				send({
+					type: 'ready',
+					commandNames: [...runner.commandNames],
+					repositoryRevision: await runner.repositoryRevision()
+				});
 			} catch (error) {
 				send({ type: 'load-failed', message: describeError(error) });
 			}

@@ -42,7 +42,7 @@ interface PendingRun {
 interface Connection {
 	worker: ShellWorkerHandle;
 	pending: Map<number, PendingRun>;
-	ready: Promise<string[]>;
+	ready: Promise<{ names: string[]; repositoryRevision: string | null }>;
 	started: boolean;
 	closed: boolean;
 }
@@ -63,6 +63,8 @@ const defaultStartTimeoutMs = 30_000;
 export class WorkerShellHost implements ShellCommandHost {
 	private connection: Promise<Connection> | undefined;
 	private names: readonly string[] = [];
+	/** HEAD's commit when the first Worker started (see ShellCommandHost). */
+	initialRepositoryRevision: string | null = null;
 	private nextRunId = 0;
 	private disposed = false;
 	private readonly killGraceMs: number;
@@ -77,7 +79,9 @@ export class WorkerShellHost implements ShellCommandHost {
 	static async start(options: WorkerShellHostOptions): Promise<WorkerShellHost> {
 		const host = new WorkerShellHost(options);
 		try {
-			host.names = await (await host.currentConnection()).ready;
+			const ready = await (await host.currentConnection()).ready;
+			host.names = ready.names;
+			host.initialRepositoryRevision = ready.repositoryRevision;
 		} catch (error) {
 			host.dispose();
 			throw error;
@@ -182,12 +186,15 @@ export class WorkerShellHost implements ShellCommandHost {
 
 	private async connect(): Promise<Connection> {
 		const worker = this.options.createWorker();
-		let markReady: (names: string[]) => void = () => {};
+		let markReady: (ready: {
+			names: string[];
+			repositoryRevision: string | null;
+		}) => void = () => {};
 		let failReady: (error: Error) => void = () => {};
 		const connection: Connection = {
 			worker,
 			pending: new Map(),
-			ready: new Promise<string[]>((resolve, reject) => {
+			ready: new Promise((resolve, reject) => {
 				markReady = resolve;
 				failReady = reject;
 			}),
@@ -200,7 +207,10 @@ export class WorkerShellHost implements ShellCommandHost {
 			switch (message?.type) {
 				case 'ready':
 					connection.started = true;
-					markReady(message.commandNames);
+					markReady({
+						names: message.commandNames,
+						repositoryRevision: message.repositoryRevision ?? null
+					});
 					break;
 				case 'load-failed':
 					failReady(new Error(`The sandbox worker could not start: ${message.message}`));

@@ -1,3 +1,4 @@
+import type { CommitWorkPort } from '../../../hooks/tools/executors/execution-context.js';
 import { checkIntentCriteria, type IntentCheck } from '../../../hooks/intents/check-criteria.js';
 import type { LanguageModel } from 'ai';
 import { buildIntentContext } from '../../../hooks/context/intent-context.js';
@@ -64,6 +65,10 @@ export interface AgentRuntimeOptions {
 	fs: SandboxFileSystem;
 	runner: CommandRunner;
 	capabilities: SandboxCapabilities;
+	/** The git commit the workspace's HEAD names (Sandbox.vcsRevision): trace records carry it. */
+	vcsRevision?: () => string | null;
+	/** The scenario's `git.commit_on_complete`: complete_intent commits through this. */
+	commitWork?: CommitWorkPort;
 	/** Every file of the workspace now (for the export and verify). */
 	snapshot: () => Map<string, Uint8Array>;
 	toolVersion: string;
@@ -123,7 +128,9 @@ export class AgentRuntime {
 			ids: ports.ids,
 			toolVersion: options.toolVersion,
 			commit: options.ledger.commitThrough(options.fs),
-			...(options.checkConsent ? { checkConsent: options.checkConsent } : {})
+			...(options.checkConsent ? { checkConsent: options.checkConsent } : {}),
+			...(options.vcsRevision ? { vcsRevision: options.vcsRevision } : {}),
+			...(options.commitWork ? { commitWork: options.commitWork } : {})
 		});
 		this.events = options.ledger.eventsSince(0);
 		// Locks and calls in flight live in memory: rebuild them from what the ledger recorded.

@@ -25,6 +25,7 @@ const draft: ScenarioDraft = {
 	approvalPolicy: 'never',
 	sandboxNeeds: 'any',
 	sandboxNote: '',
+	commitOnComplete: false,
 	rubric: ''
 };
 
@@ -95,6 +96,16 @@ describe('exportScenarioZip', () => {
 		// Without one, the manifest has no rubric key at all.
 		const plain = exportScenarioZip({ draft, files });
 		if (plain.ok) expect(readScenarioZip(plain.zip).bundle?.manifest.rubric).toBeUndefined();
+	});
+
+	it('carries git.commit_on_complete both ways, and leaves the key out when it is off', () => {
+		const exported = exportScenarioZip({ draft: { ...draft, commitOnComplete: true }, files });
+		if (!exported.ok) throw new Error('the draft should export');
+		const manifest = readScenarioZip(exported.zip).bundle?.manifest;
+		expect(manifest?.git).toEqual({ commit_on_complete: true });
+		expect(draftFromManifest(manifest ?? null).commitOnComplete).toBe(true);
+		const plain = exportScenarioZip({ draft, files });
+		if (plain.ok) expect(readScenarioZip(plain.zip).bundle?.manifest.git).toBeUndefined();
 	});
 
 	it('names a rubric that does not parse at its line:column, and one the schema refuses by its path', () => {

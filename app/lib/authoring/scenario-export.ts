@@ -17,6 +17,8 @@ export interface ScenarioDraft {
 	approvalPolicy: 'always' | 'destructive' | 'never';
 	sandboxNeeds: 'any' | 'webcontainer';
 	sandboxNote: string;
+	/** `git.commit_on_complete`: complete_intent commits the working tree. */
+	commitOnComplete: boolean;
 	/**
 	 * The grading rubric as YAML (the mapping under `rubric:` in scenario.yaml, see
 	 * hooks/report/rubric.ts); empty for none.
@@ -82,6 +84,7 @@ export function manifestOf(draft: ScenarioDraft): Record<string, unknown> {
 		summary: draft.summary,
 		approval_policy: draft.approvalPolicy,
 		sandbox,
+		...(draft.commitOnComplete ? { git: { commit_on_complete: true } } : {}),
 		suggested_prompts: draft.suggestedPrompts.map((prompt) => prompt.trim()).filter(Boolean),
 		brief: draft.brief,
 		...(rubric && 'value' in rubric ? { rubric: rubric.value } : {})
@@ -144,6 +147,7 @@ export function draftFromManifest(
 		suggested_prompts: string[];
 		approval_policy: ScenarioDraft['approvalPolicy'];
 		sandbox: { needs: ScenarioDraft['sandboxNeeds']; note?: string };
+		git?: { commit_on_complete: boolean };
 		rubric?: unknown;
 	} | null
 ): ScenarioDraft {
@@ -157,6 +161,7 @@ export function draftFromManifest(
 			approvalPolicy: 'destructive',
 			sandboxNeeds: 'any',
 			sandboxNote: '',
+			commitOnComplete: false,
 			rubric: ''
 		};
 	}
@@ -169,6 +174,7 @@ export function draftFromManifest(
 		approvalPolicy: manifest.approval_policy,
 		sandboxNeeds: manifest.sandbox.needs,
 		sandboxNote: manifest.sandbox.note ?? '',
+		commitOnComplete: manifest.git?.commit_on_complete === true,
 		rubric: manifest.rubric === undefined ? '' : stringify(manifest.rubric, { lineWidth: 100 })
 	};
 }

@@ -395,6 +395,10 @@ export class IdeSession {
 			fs: workspace,
 			runner: sandbox,
 			capabilities: sandbox.capabilities,
+			...(sandbox.vcsRevision ? { vcsRevision: () => sandbox.vcsRevision?.() ?? null } : {}),
+			...(manifest.git?.commit_on_complete && sandbox.commitWorkingTree
+				? { commitWork: sandbox.commitWorkingTree.bind(sandbox) }
+				: {}),
 			snapshot: () => store.snapshot(),
 			toolVersion: threadlineVersion,
 			openFile: (path) => workspace.open(path),

@@ -67,13 +67,32 @@ export const completeIntent: Executor = async (context) => {
 		to: 'COMPLETED'
 	});
 	context.state.release(context.session);
+	// The scenario asked for the work to be committed: the working tree, intents file included,
+	// as one commit named after the intent. A failed commit does not undo the completion (the
+	// criteria passed); it is reported with the outcome.
+	const commit = context.commitWork
+		? await context
+				.commitWork({
+					message: `${intentId}: ${intent.name}\n\nCompleted with complete_intent in session ${context.session.id}.\n`,
+					author: {
+						name: `${context.session.modelId ?? 'agent'} (Threadline agent)`,
+						email: 'agent@threadline.invalid'
+					}
+				})
+				.catch((error: unknown) => ({
+					revision: null,
+					committed: false,
+					problem: error instanceof Error ? error.message : String(error)
+				}))
+		: null;
 	return {
 		ok: true,
 		output: {
 			intent_id: intentId,
 			status: 'COMPLETED',
 			criteria_run: results,
-			evidence: context.call.input.evidence ?? null
+			evidence: context.call.input.evidence ?? null,
+			...(commit ? { commit } : {})
 		},
 		changes: recorded,
 		changesRecorded: true

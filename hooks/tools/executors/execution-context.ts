@@ -38,6 +38,17 @@ export interface ExecutionContext {
 		lessons: { intent_id: string | null; lesson: string; category: string }[];
 	}>;
 	signal?: AbortSignal;
+	/**
+	 * Commits the working tree to the workspace's git repository (the scenario's
+	 * `git.commit_on_complete`); absent when the scenario does not ask for it.
+	 */
+	commitWork?: CommitWorkPort;
 }
+
+/** What complete_intent asks of the sandbox's git, and what it answers. */
+export type CommitWorkPort = (request: {
+	message: string;
+	author: { name: string; email: string };
+}) => Promise<{ revision: string | null; committed: boolean; problem?: string }>;
 
 export type Executor = (context: ExecutionContext) => Promise<ToolOutcome>;

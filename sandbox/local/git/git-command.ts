@@ -14,6 +14,8 @@ export interface GitCommandOptions {
 	 * subcommands (status, diff, log, show, branch listing, rev-parse, config --get).
 	 */
 	mayWrite: boolean;
+	/** Told when git runs (the runner then reads HEAD again after the line). */
+	onRun?: () => void;
 }
 
 export const gitVersionText = 'git version 2.44.0 (isomorphic-git, offline)';
@@ -51,6 +53,7 @@ export function createGitCommand(options: GitCommandOptions): Command {
 		name: 'git',
 		trusted: true,
 		execute: async (args, context): Promise<ExecResult> => {
+			options.onRun?.();
 			const [name, ...rest] = args;
 			if (name === undefined || name === 'help' || name === '--help' || name === '-h')
 				return { stdout: usage, stderr: '', exitCode: name === undefined ? 1 : 0 };

@@ -186,17 +186,17 @@ export class GitSession {
 		return { bytes, oid };
 	}
 
-	/** Who commits: git config, else GIT_AUTHOR_* from the shell, else a named default. */
+	/** Who commits: GIT_AUTHOR_* from the shell (as in git, they win), else git config, else a default. */
 	async author(): Promise<{ name: string; email: string }> {
 		const configured = async (key: string) =>
 			(await this.git.getConfig({ ...this.base, path: key })) as string | undefined;
 		return {
 			name:
-				(await configured('user.name')) ?? this.options.env.GIT_AUTHOR_NAME ?? 'Threadline learner',
+				this.options.env.GIT_AUTHOR_NAME ||
+				((await configured('user.name')) ?? 'Threadline learner'),
 			email:
-				(await configured('user.email')) ??
-				this.options.env.GIT_AUTHOR_EMAIL ??
-				'learner@threadline.invalid'
+				this.options.env.GIT_AUTHOR_EMAIL ||
+				((await configured('user.email')) ?? 'learner@threadline.invalid')
 		};
 	}
 }

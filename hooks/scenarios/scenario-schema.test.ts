@@ -74,9 +74,17 @@ describe('parseScenarioManifest: errors with line:column', () => {
 		]);
 	});
 
+	it('takes git.commit_on_complete, and names a misspelled key inside git', () => {
+		const accepted = parseScenarioManifest(`${required}git:\n  commit_on_complete: true\n`);
+		expect(accepted.ok && accepted.manifest.git).toEqual({ commit_on_complete: true });
+		expect(errorsOf(`${required}git:\n  commit_on_compete: true\n`)[0]).toMatch(
+			/^6:3 unknown key "commit_on_compete" \(did you mean commit_on_complete\?\)/
+		);
+	});
+
 	it('points at a misspelled key and suggests the right one', () => {
 		expect(errorsOf(`${required}sugested_prompts: []\n`)).toEqual([
-			'5:1 unknown key "sugested_prompts" (did you mean suggested_prompts?); known keys: id, title, summary, brief, suggested_prompts, approval_policy, sandbox, default, rubric'
+			'5:1 unknown key "sugested_prompts" (did you mean suggested_prompts?); known keys: id, title, summary, brief, suggested_prompts, approval_policy, sandbox, git, default, rubric'
 		]);
 		expect(errorsOf(`${required}sandbox: { need: any }\n`)[0]).toMatch(
 			/^5:12 unknown key "need" \(did you mean needs\?\)/

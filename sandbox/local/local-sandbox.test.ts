@@ -115,14 +115,15 @@ describe('local sandbox', () => {
 		await expect(sandbox.exec('echo', { timeoutMs: -5 })).rejects.toThrow(/positive/);
 	});
 
-	it('lists just-bash commands plus node and describes itself', async () => {
+	it('lists just-bash commands plus the toolchain and git, and describes itself', async () => {
 		sandbox = await createLocalSandbox({ files: new MemoryWorkspaceFiles() });
 		expect(sandbox.kind).toBe('local');
 		expect(sandbox.capabilities).toEqual({
 			kind: 'local',
 			description: localSandboxDescription,
-			commands: [...new Set([...getCommandNames(), ...toolchainCommandNames])].sort()
+			commands: [...new Set([...getCommandNames(), ...toolchainCommandNames, 'git'])].sort()
 		});
+		expect(sandbox.capabilities.commands).toContain('git');
 		expect(sandbox.capabilities.commands).toContain('npm');
 		expect(sandbox.capabilities.commands).toContain('tsx');
 		expect(sandbox.capabilities.commands).not.toContain('curl');

@@ -13,6 +13,7 @@ import {
 	type SandboxRequest
 } from '../../../sandbox/choose-sandbox.js';
 import { gitRepositoryDatabaseName } from '../../../sandbox/local/git/git-repository-store.js';
+import { gitSubcommandNames } from '../../../sandbox/local/git/git-subcommand-names.js';
 import { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import packageJson from '../../../package.json';
 import type { AgentRuntime } from '../agent-runtime/agent-runtime.svelte.js';
@@ -230,6 +231,7 @@ export class IdeSession {
 		const workspace = this.workspace;
 		return completeLine(line, cwd, {
 			commands: [...(this.sandbox?.capabilities.commands ?? []), ...shellBuiltins],
+			subcommands: { git: gitSubcommandNames },
 			children: (folder) =>
 				workspace ? childrenOf(folder, workspace.files.keys(), workspace.folders) : null
 		});

@@ -39,6 +39,16 @@ describe('completeLine', () => {
 		});
 		expect(completeLine('np', '', source)).toEqual({ line: 'np', candidates: ['npm', 'npx'] });
 		expect(completeLine('g', '', source)).toEqual({ line: 'g', candidates: ['git', 'grep'] });
+		const withGit = { ...source, subcommands: { git: ['status', 'show', 'switch', 'commit'] } };
+		expect(completeLine('git st', '', withGit)).toEqual({ line: 'git status ', candidates: [] });
+		expect(completeLine('ls && git s', '', withGit).candidates).toEqual([
+			'show',
+			'status',
+			'switch'
+		]);
+		// After the subcommand, paths again; a word no subcommand starts with is a path too.
+		expect(completeLine('git add RE', '', withGit).line).toBe('git add README.md ');
+		expect(completeLine('echo git st', '', withGit).line).toBe('echo git st');
 	});
 
 	it('completes paths after the command, folders with a slash', () => {

@@ -16,6 +16,8 @@ export interface CompletionSource {
 	commands: readonly string[];
 	/** The entries directly inside a workspace-relative folder ('' is the root); null if none. */
 	children(folder: string): readonly CompletionEntry[] | null;
+	/** Subcommands by command (`git st` → `status`), completed as the word after the command. */
+	subcommands?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface LineCompletion {
@@ -56,6 +58,18 @@ export function completeLine(line: string, cwd: string, source: CompletionSource
 		);
 	}
 
+	const subcommands = subcommandsAfter(before, source.subcommands);
+	if (subcommands && !word.includes('/')) {
+		const names = subcommands.filter((name) => name.startsWith(word)).sort();
+		if (names.length > 0)
+			return finish(
+				word,
+				names.map((name) => ({ text: name, suffix: ' ', shown: name })),
+				replaceWord,
+				line
+			);
+	}
+
 	const slash = word.lastIndexOf('/');
 	const typedFolder = slash === -1 ? '' : word.slice(0, slash + 1);
 	const base = slash === -1 ? word : word.slice(slash + 1);
@@ -75,6 +89,17 @@ export function completeLine(line: string, cwd: string, source: CompletionSource
 			shown: entry.folder ? `${entry.name}/` : entry.name
 		}));
 	return finish(word, matches, replaceWord, line);
+}
+
+/** The subcommands of the command right before the word, when that command starts its part. */
+function subcommandsAfter(
+	before: string,
+	known: CompletionSource['subcommands']
+): readonly string[] | null {
+	if (!known) return null;
+	const match = /(?:^|[|;&(]\s*)([\w.-]+)$/.exec(before);
+	const command = match?.[1];
+	return command && Object.hasOwn(known, command) ? (known[command] ?? null) : null;
 }
 
 /**

@@ -10,6 +10,8 @@ import { createLocalSandbox } from '../local-sandbox.js';
 import { MemoryWorkspaceFiles } from '../memory-workspace-files.js';
 import type { WorkspaceFiles } from '../workspace-files.js';
 import type { GitRepositoryStore } from './git-repository-store.js';
+import { gitSubcommandNames } from './git-subcommand-names.js';
+import { gitSubcommands } from './git-subcommands.js';
 
 describe('git in the offline shell', () => {
 	let files: MemoryWorkspaceFiles;
@@ -208,6 +210,10 @@ describe('git in the offline shell', () => {
 		expect(proposed).toContain('.git/HEAD');
 		expect(new TextDecoder().decode(await repository.read('HEAD'))).toBe('ref: refs/heads/main\n');
 		expect((await line('git add .git')).output).toMatch(/repository's own files are not tracked/);
+	});
+
+	it('offers Tab completion exactly the subcommands it runs', () => {
+		expect([...gitSubcommandNames]).toEqual(Object.keys(gitSubcommands).sort());
 	});
 
 	it('says which git commands need the network, and which are not here', async () => {

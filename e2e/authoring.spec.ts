@@ -1,9 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { unzipSync } from 'fflate';
 import { parse } from 'yaml';
 import { serveStaticFiles, type StaticFilesServer } from './fixtures/static-files-server.js';
-import { openIde } from './ide-helpers.js';
+import { openIde, runInTerminal, terminalText } from './ide-helpers.js';
 
 // Issue 12, the instructor's workbench: edit the scenario in the app (fields, brief, rubric with
 // errors pointing at the line), export it, and open the exported zip through `/?scenario=` in a
@@ -94,4 +96,61 @@ test('edit a scenario with a rubric, export it, and open the zip in a fresh cont
 		learner.getByRole('tree', { name: 'Workspace files' }).getByRole('treeitem', { name: 'src' })
 	).toBeVisible();
 	await learnerContext.close();
+});
+
+test('a new scenario from a blank workspace: starting files whose tests run, a blank draft, an export validate accepts', async ({
+	page
+}, testInfo) => {
+	test.setTimeout(180_000);
+	await openIde(page, 'jwt-auth');
+	await page
+		.getByRole('navigation', { name: 'Scenario actions' })
+		.getByRole('button', { name: 'Edit scenario' })
+		.click();
+	const author = page.getByRole('dialog', { name: 'Scenario' });
+	await author.getByRole('button', { name: 'New scenario from a blank workspace…' }).click();
+	const confirm = page.locator('dialog.app-dialog[open]');
+	await expect(confirm).toContainText('git repository are lost');
+	await confirm.getByRole('button', { name: 'Start a new scenario' }).click();
+
+	// The draft is blank and the workspace holds the starting files.
+	await expect(author).toBeVisible({ timeout: 30_000 });
+	await expect(author.getByLabel('Id (kebab-case)')).toHaveValue('my-scenario');
+	const tree = page.getByRole('tree', { name: 'Workspace files' });
+	await expect(tree.getByRole('treeitem', { name: 'tests' })).toBeVisible();
+	await expect(tree.getByRole('treeitem', { name: 'src' })).toBeVisible();
+	await expect(tree.getByRole('treeitem', { name: 'auth' })).toHaveCount(0);
+
+	await author.getByLabel('Id (kebab-case)').fill('greetings');
+	await author.getByLabel('Title').fill('Greetings');
+	const downloadPromise = page.waitForEvent('download');
+	await author.getByRole('button', { name: 'Export scenario' }).click();
+	const download = await downloadPromise;
+	const zipPath = testInfo.outputPath('greetings.zip');
+	await download.saveAs(zipPath);
+	const entries = unzipSync(new Uint8Array(await readFile(zipPath)));
+	expect(Object.keys(entries).sort()).toEqual(
+		expect.arrayContaining([
+			'greetings/scenario.yaml',
+			'greetings/files/.orchestration/active_intents.yaml',
+			'greetings/files/package.json',
+			'greetings/files/src/greet.ts',
+			'greetings/files/tests/greet.test.ts'
+		])
+	);
+	// threadline validate accepts the exported folder as it is (exit 0).
+	const folder = testInfo.outputPath('unzipped');
+	for (const [name, bytes] of Object.entries(entries)) {
+		if (name.endsWith('/')) continue;
+		await mkdir(dirname(`${folder}/${name}`), { recursive: true });
+		await writeFile(`${folder}/${name}`, bytes);
+	}
+	execFileSync('node', ['bin/threadline.js', 'validate', `${folder}/greetings`], {
+		encoding: 'utf8'
+	});
+	await author.getByRole('button', { name: 'Close', exact: true }).first().click();
+
+	// The starting tests run offline.
+	await runInTerminal(page, 'npm test');
+	await expect.poll(() => terminalText(page), { timeout: 30_000 }).toContain('# pass 1');
 });

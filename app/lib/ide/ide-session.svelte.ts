@@ -164,6 +164,24 @@ export class IdeSession {
 	}
 
 	/**
+	 * Replaces the workspace with a new scenario's starting files (after the person confirmed),
+	 * for "New scenario": a new history starts, as after importing plain files.
+	 */
+	async startBlankScenario(files: Readonly<Record<string, string>>): Promise<void> {
+		if (!this.store) return;
+		if (this.importedTampered && this.tabs?.role.kind === 'writer')
+			await this.ledger?.becomeWriter();
+		this.importedTampered = false;
+		this.importNotice = null;
+		const encoder = new TextEncoder();
+		await this.replaceFiles(
+			Object.fromEntries(Object.entries(files).map(([path, text]) => [path, encoder.encode(text)]))
+		);
+		this.notice =
+			'A new scenario starts from these files: edit them, then Scenario → Export scenario.';
+	}
+
+	/**
 	 * Replaces the workspace with the files of a zip (after the person confirmed). An export
 	 * (`.orchestration/audit.jsonl` inside) brings its own ledger, verified like the CLI does; a
 	 * tampered one is shown read-only. Plain files start a new history.

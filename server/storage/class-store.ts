@@ -1,5 +1,5 @@
-import { genesisHash } from '../../hooks/ledger/ledger-event.js';
-import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+import { appendBatchInTransaction, type PendingAppend } from './append-batch.js';
+import type { SqlDatabase } from './sql-database.js';
 
 export interface Learner {
 	id: string;
@@ -173,6 +173,9 @@ export class ClassStore {
 		this.#draining = true;
 		try {
 			while (this.#appendQueue.length > 0) {
+				// One turn of the event loop first: requests already read by then join this batch
+				// (the embedded database blocks the thread while it works, so they pile up meanwhile).
+				await new Promise((resolve) => setImmediate(resolve));
 				// Locks taken in ledger-id order (stable, so one ledger's appends keep their order): two
 				// instances sharing PostgreSQL then cannot deadlock on each other's batches.
 				const batch = this.#appendQueue
@@ -181,12 +184,9 @@ export class ClassStore {
 						left.ledgerId < right.ledgerId ? -1 : left.ledgerId > right.ledgerId ? 1 : 0
 					);
 				try {
-					const outcomes = await this.database.transaction(async (transaction) => {
-						const results: AppendOutcome[] = [];
-						for (const append of batch)
-							results.push(await appendInTransaction(transaction, append));
-						return results;
-					});
+					const outcomes = await this.database.transaction((transaction) =>
+						appendBatchInTransaction(transaction, batch)
+					);
 					batch.forEach((append, index) => append.resolve(outcomes[index] as AppendOutcome));
 				} catch (error) {
 					if (batch.length === 1) {
@@ -195,8 +195,8 @@ export class ClassStore {
 					}
 					for (const append of batch) {
 						await this.database
-							.transaction((transaction) => appendInTransaction(transaction, append))
-							.then(append.resolve, append.reject);
+							.transaction((transaction) => appendBatchInTransaction(transaction, [append]))
+							.then((outcomes) => append.resolve(outcomes[0] as AppendOutcome), append.reject);
 					}
 				}
 			}
@@ -266,134 +266,10 @@ export class ClassStore {
 	}
 }
 
-/** Bounded multi-row inserts keep a large batch within the parameter limit. */
-const rowsPerInsert = 500;
-
 /** How many queued appends share one transaction at most (bounds the time a batch holds locks). */
 const maximumAppendsPerCommit = 64;
 
-interface QueuedAppend {
-	ledgerId: string;
-	learnerId: string;
-	events: readonly StoredEvent[];
-	receivedAt: string;
+interface QueuedAppend extends PendingAppend {
 	resolve: (outcome: AppendOutcome) => void;
 	reject: (error: unknown) => void;
-}
-
-/** One append's checks and writes, inside a transaction that may hold other appends too. */
-async function appendInTransaction(
-	transaction: SqlExecutor,
-	{ ledgerId, learnerId, events, receivedAt }: QueuedAppend
-): Promise<AppendOutcome> {
-	// Creates the ledger row if new (the first learner to append an id owns it) and locks it, in
-	// one statement: ON CONFLICT DO UPDATE takes the row lock SELECT … FOR UPDATE would.
-	const [ledger] = await transaction.query<{
-		learner_id: string;
-		head_seq: number;
-		head_hash: string;
-	}>(
-		`INSERT INTO ledgers (id, learner_id, head_seq, head_hash) VALUES ($1, $2, 0, $3)
-		ON CONFLICT (id) DO UPDATE SET id = ledgers.id
-		RETURNING learner_id, head_seq, head_hash`,
-		[ledgerId, learnerId, genesisHash]
-	);
-	if (!ledger) throw new Error(`ledger ${ledgerId} vanished inside its transaction`);
-	if (ledger.learner_id !== learnerId) return { ok: false, reason: 'foreign' };
-	const headSeq = Number(ledger.head_seq);
-	const first = events[0];
-	const last = events.at(-1);
-	if (!first || !last) return { ok: true, seq: headSeq, headHash: ledger.head_hash, stored: 0 };
-
-	const refuse = async (reason: string): Promise<AppendOutcome> => {
-		await transaction.query(
-			`INSERT INTO ledger_forks (ledger_id, learner_id, stored_seq, stored_hash, offered_seq,
-						offered_prev_hash, reason, received_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			[
-				ledgerId,
-				learnerId,
-				headSeq,
-				ledger.head_hash,
-				first.seq,
-				first.prev_hash,
-				reason,
-				receivedAt
-			]
-		);
-		return {
-			ok: false,
-			reason: 'fork',
-			storedSeq: headSeq,
-			storedHash: ledger.head_hash,
-			message: reason
-		};
-	};
-
-	if (first.seq > headSeq + 1) {
-		return refuse(
-			`the events start at seq ${first.seq}, but the server holds this ledger up to seq ${headSeq}`
-		);
-	}
-	let fresh = events;
-	if (first.seq <= headSeq) {
-		const overlapEnd = Math.min(last.seq, headSeq);
-		const stored = await transaction.query<{ seq: number; hash: string }>(
-			'SELECT seq, hash FROM ledger_events WHERE ledger_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq',
-			[ledgerId, first.seq, overlapEnd]
-		);
-		const storedHashes = new Map(stored.map((row) => [Number(row.seq), row.hash]));
-		for (const event of events) {
-			if (event.seq > overlapEnd) break;
-			if (storedHashes.get(event.seq) !== event.hash) {
-				return refuse(
-					`seq ${event.seq} differs from the event the server holds (a rewrite or a fork)`
-				);
-			}
-		}
-		fresh = events.filter((event) => event.seq > headSeq);
-	} else if (first.prev_hash !== ledger.head_hash) {
-		return refuse(
-			`seq ${first.seq}'s prev_hash is not the hash of the server's seq ${headSeq} (a fork)`
-		);
-	}
-	if (fresh.length > 0) await insertEvents(transaction, ledgerId, fresh, receivedAt);
-	return { ok: true, seq: last.seq, headHash: last.hash, stored: fresh.length };
-}
-
-async function insertEvents(
-	transaction: SqlExecutor,
-	ledgerId: string,
-	events: readonly StoredEvent[],
-	receivedAt: string
-): Promise<void> {
-	const last = events.at(-1) as StoredEvent;
-	const mutations = events.filter((event) => event.type === 'mutation-record').length;
-	const blocked = events.filter(
-		(event) => event.type === 'tool-decision' && event.decision === 'deny'
-	).length;
-	for (let start = 0; start < events.length; start += rowsPerInsert) {
-		const chunk = events.slice(start, start + rowsPerInsert);
-		const values: string[] = [];
-		const parameters: unknown[] = [ledgerId, receivedAt];
-		for (const event of chunk) {
-			const at = parameters.length;
-			values.push(`($1, $${at + 1}, $${at + 2}, $${at + 3}, $2)`);
-			parameters.push(event.seq, event.hash, event.line);
-		}
-		const insert = `INSERT INTO ledger_events (ledger_id, seq, hash, body, received_at) VALUES ${values.join(', ')}`;
-		if (start + rowsPerInsert < events.length) {
-			await transaction.query(insert, parameters);
-			continue;
-		}
-		// The last rows and the head move in one statement (one round trip fewer per append).
-		const at = parameters.length;
-		parameters.push(last.seq, last.hash, mutations, blocked);
-		await transaction.query(
-			`WITH inserted AS (${insert} RETURNING 1)
-			UPDATE ledgers SET head_seq = $${at + 1}, head_hash = $${at + 2},
-				mutations = mutations + $${at + 3}, blocked = blocked + $${at + 4}, updated_at = $2
-			WHERE id = $1`,
-			parameters
-		);
-	}
 }

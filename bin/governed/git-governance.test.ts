@@ -95,7 +95,7 @@ describe('git under governance', () => {
 		expect(log).toMatch(/Author: .* \(Threadline agent\) <agent@threadline\.invalid>/);
 		// The work is in the commit; intent_map.md is written after completion (a post-hook).
 		expect((await type('git status -s')).output).toBe(' M .orchestration/intent_map.md\n');
-		expect((await type('git show --stat HEAD')).output).toContain('+export const users = ["ada"];');
+		expect((await type('git show HEAD')).output).toContain('+export const users = ["ada"];');
 		// Only governance's own files changed in the workspace (the status, the map), as without git.
 		const after = shell.files.snapshot();
 		const changed = [...after.keys()].filter(

@@ -1,4 +1,4 @@
-import type { BashOptions, IFileSystem } from 'just-bash';
+import type { BashOptions, Command, IFileSystem } from 'just-bash';
 import { ChangeRecorder } from './change-recorder.js';
 import {
 	defaultShellEnvironment,
@@ -109,6 +109,8 @@ export class ShellCommandRunner {
 		stop: AbortSignal,
 		onGit: () => void
 	): Promise<ShellCommandOutcome> {
+		// How many npm/npx scripts are running: git inside one is read-only (see createGitCommand).
+		const scripts = { depth: 0 };
 		if (stop.aborted) return stoppedBeforeStart(stop);
 		const deadline = Date.now() + request.timeoutMs;
 		// The command writes into a copy-on-write overlay: nothing reaches `files` until the caller
@@ -137,10 +139,16 @@ export class ShellCommandRunner {
 					deadline,
 					shouldStop: () => stop.aborted,
 					commandNames: this.commandNames
-				}),
+				}).map((command) => countingScripts(command, scripts)),
 				createGitCommand({
 					repository: this.repository,
-					mayWrite: request.mayWriteRepository === true,
+					readOnlyReason: () =>
+						request.mayWriteRepository !== true
+							? "only a person's terminal may do here"
+							: scripts.depth > 0
+								? 'an npm script may not do (the script may not be yours); type the git command itself'
+								: null,
+					stopped: () => stop.aborted,
 					onRun: onGit
 				})
 			]
@@ -209,6 +217,22 @@ export class ShellCommandRunner {
 			finalEnv: outcome.env
 		};
 	}
+}
+
+/** npm and npx run scripts from package.json: while they run, `scripts.depth` is above 0. */
+function countingScripts(command: Command, scripts: { depth: number }): Command {
+	if (command.name !== 'npm' && command.name !== 'npx') return command;
+	return {
+		...command,
+		execute: async (args, context) => {
+			scripts.depth++;
+			try {
+				return await command.execute(args, context);
+			} finally {
+				scripts.depth--;
+			}
+		}
+	};
 }
 
 function stoppedBeforeStart(stop: AbortSignal): ShellCommandOutcome {

@@ -56,7 +56,8 @@ describe('git in the offline shell', () => {
 	it('stages, commits and shows history as git does', async () => {
 		await line('git init');
 		expect((await line('git status')).output).toContain('No commits yet');
-		expect((await line('git status -s')).output).toBe('?? README.md\n?? src/a.ts\n');
+		// An untracked folder shows as the folder, as in git.
+		expect((await line('git status -s')).output).toBe('?? README.md\n?? src/\n');
 		await line('git add .');
 		expect((await line('git status --short')).output).toBe('A  README.md\nA  src/a.ts\n');
 		const first = await line('git commit -m "Start"');
@@ -214,6 +215,93 @@ describe('git in the offline shell', () => {
 
 	it('offers Tab completion exactly the subcommands it runs', () => {
 		expect([...gitSubcommandNames]).toEqual(Object.keys(gitSubcommands).sort());
+	});
+
+	it('never stores a name git cannot read back, so a planted `.Git` cannot break the repository', async () => {
+		await line('git init && git add . && git commit -qm one');
+		// An agent (exec) plants names git refuses in a tree.
+		await sandbox.exec('printf x > src/.Git; printf y > src/git~1', { review: commitEveryChange });
+		const bulk = await line('git add -A');
+		expect(bulk.exitCode).toBe(0);
+		expect(bulk.output).toContain(
+			"warning: skipped 'src/.Git': git cannot store a file named '.Git'"
+		);
+		expect((await line('echo more >> README.md && git commit -qam two')).exitCode).toBe(0);
+		expect((await line('git status -s')).exitCode).toBe(0);
+		expect((await line('git log --oneline')).output.split('\n').filter(Boolean)).toHaveLength(2);
+		const named = await line('git add src/.Git');
+		expect(named.exitCode).toBe(128);
+		expect(named.output).toContain("error: invalid path 'src/.Git'");
+	});
+
+	it('keeps line breaks and angle brackets out of the author (no forged commit headers)', async () => {
+		await line('git init');
+		await line(`export GIT_AUTHOR_NAME=$'Mallory> 1 +0000\\ncommitter Forged'`);
+		await line('git add README.md && git commit -qm one');
+		const log = (await line('git log')).output;
+		expect(log).toContain('Author: Mallory 1 +0000committer Forged <learner@threadline.invalid>');
+	});
+
+	it('diffs a whole rewritten large file without stalling the shell', async () => {
+		const lines = (prefix: string) =>
+			Array.from({ length: 10_000 }, (_, index) => `${prefix} ${index}`).join('\n') + '\n';
+		await files.write('big.txt', new TextEncoder().encode(lines('old')));
+		await line('git init && git add big.txt && git commit -qm one');
+		await files.write('big.txt', new TextEncoder().encode(lines('new')));
+		const diff = await line('git diff');
+		expect(diff.output).toContain('@@ -1,10000 +1,10000 @@\n-old 0\n');
+		expect((await line('git commit -am two')).output).toContain(
+			'1 file changed, 10000 insertions(+), 10000 deletions(-)'
+		);
+	}, 30_000);
+
+	it('gives npm scripts read-only git: a script may come from the agent', async () => {
+		await files.write(
+			'package.json',
+			new TextEncoder().encode(
+				JSON.stringify({ scripts: { test: 'git commit --allow-empty -m pwned' } })
+			)
+		);
+		await line('git init && git add README.md && git commit -qm one');
+		const before = repository.snapshot();
+		const run = await line('npm test');
+		expect(run.exitCode).not.toBe(0);
+		expect(run.output).toMatch(/an npm script may not do/);
+		expect(repository.snapshot()).toEqual(before);
+	});
+
+	it('refuses to write governance files into the working tree, before changing anything', async () => {
+		await files.makeDirectory('.orchestration');
+		await files.write('.orchestration/active_intents.yaml', new TextEncoder().encode('a: 1\n'));
+		await line('git init && git add -A && git commit -qm one');
+		const removed = await line('git rm .orchestration/active_intents.yaml');
+		expect(removed.exitCode).toBe(1);
+		expect(removed.output).toMatch(/change only through governance/);
+		expect((await line('git status -s')).output).toBe('');
+		await files.write('.orchestration/active_intents.yaml', new TextEncoder().encode('a: 2\n'));
+		expect((await line('git restore .orchestration/active_intents.yaml')).exitCode).toBe(1);
+		const everything = await line('git restore .');
+		expect(everything.output).toContain(
+			'warning: left .orchestration/active_intents.yaml as it is'
+		);
+	});
+
+	it('reads revisions and paths the way git does, and checks messages and branch names', async () => {
+		await line('git init && echo one > a.txt && git add -A && git commit -qm one');
+		await line('echo two >> a.txt && git rm -q README.md && git commit -qam two');
+		const between = (await line('git diff HEAD~1 HEAD')).output;
+		expect(between).toContain('diff --git a/README.md b/README.md\ndeleted file mode 100644');
+		expect(between).toContain('+two');
+		expect((await line('git diff HEAD~1 -- README.md')).output).toContain('deleted file mode');
+		expect((await line('git commit --allow-empty -m "   "')).output).toBe(
+			'Aborting commit due to empty commit message.\n'
+		);
+		await line('echo three >> a.txt');
+		expect((await line('git commit -qam "three"')).output).toBe('');
+		expect((await line('git switch -c "a b"')).output).toBe(
+			"fatal: 'a b' is not a valid branch name\n"
+		);
+		expect((await line('git branch -bad')).exitCode).not.toBe(0);
 	});
 
 	it('says which git commands need the network, and which are not here', async () => {

@@ -9,11 +9,14 @@ import { loadIsomorphicGit } from './load-isomorphic-git.js';
 export interface GitCommandOptions {
 	repository: OpenGitRepository;
 	/**
-	 * Whether this line may change the repository and, through git, the working tree: true for
-	 * a person's terminal only. Agents' commands, criteria and policy runs get the read-only
-	 * subcommands (status, diff, log, show, branch listing, rev-parse, config --get).
+	 * Whether git may change the repository and, through it, the working tree right now: `null`
+	 * when it may (a command typed on a person's terminal line), else why not, in a sentence.
+	 * Agents' commands, criteria, policy runs and npm scripts (which an agent may have written)
+	 * get the read-only subcommands (status, diff, log, show, branch listing, rev-parse, config --get).
 	 */
-	mayWrite: boolean;
+	readOnlyReason: () => string | null;
+	/** True once the line was stopped: nothing is written to the repository after that. */
+	stopped?: () => boolean;
 	/** Told when git runs (the runner then reads HEAD again after the line). */
 	onRun?: () => void;
 }
@@ -62,9 +65,10 @@ export function createGitCommand(options: GitCommandOptions): Command {
 			if (name.startsWith('-')) return failure(`unknown option: ${name}\n${usage}`, 129);
 			const subcommand = Object.hasOwn(gitSubcommands, name) ? gitSubcommands[name] : undefined;
 			if (!subcommand) return failure(`${unsupportedSubcommandMessage(name)}\n`, 1);
-			if (!options.mayWrite && subcommand.writes(rest))
+			const readOnly = options.readOnlyReason();
+			if (readOnly !== null && subcommand.writes(rest))
 				return failure(
-					`git ${name} changes the repository or the working tree, which only a person's terminal may do here. Agents may run git status, diff, log, show, branch and rev-parse; ask the person to run git ${name}.\n`,
+					`git ${name} changes the repository or the working tree, which ${readOnly}. Agents may run git status, diff, log, show, branch and rev-parse; ask the person to type git ${name} in the terminal.\n`,
 					1
 				);
 			let store;
@@ -85,12 +89,19 @@ export function createGitCommand(options: GitCommandOptions): Command {
 					throw new GitCommandError(
 						`fatal: not a git repository: ${context.cwd} is outside the workspace`
 					);
-				const stdout = await subcommand.run(session, rest);
-				if (options.mayWrite) {
-					await applyEntryChanges(store.files, await staged.proposal());
+				const said = await subcommand.run(session, rest);
+				const output = typeof said === 'string' ? { stdout: said, stderr: '' } : said;
+				if (readOnly === null) {
+					// A line stopped meanwhile (Ctrl+C, its time limit) has reported its end: writing
+					// now would change the repository behind the person's back.
+					if (options.stopped?.())
+						return failure('git: stopped; the repository was left as it was\n', 130);
+					const changes = await staged.proposal();
+					const apply = () => applyEntryChanges(store.files, changes);
+					await (store.batch ? store.batch(apply) : apply());
 					await store.flush?.();
 				}
-				return { stdout, stderr: '', exitCode: 0 };
+				return { ...output, exitCode: 0 };
 			} catch (error) {
 				if (error instanceof GitCommandError)
 					return failure(error.message ? `${error.message}\n` : '', error.exitCode);

@@ -25,9 +25,7 @@ export function formatFilePatch(path: string, before: PatchSide, after: PatchSid
 	const decoder = new TextDecoder();
 	const oldText = before ? decoder.decode(before.bytes) : '';
 	const newText = after ? decoder.decode(after.bytes) : '';
-	const patch = structuredPatch(oldName, newName, oldText, newText, undefined, undefined, {
-		context: 3
-	});
+	const patch = boundedPatch(oldText, newText, 3);
 	if (patch.hunks.length === 0) return `${lines.join('\n')}\n`;
 	lines.push(`--- ${oldName}`, `+++ ${newName}`);
 	for (const hunk of patch.hunks) {
@@ -49,14 +47,10 @@ export function countChangedLines(
 } {
 	if (isBinary(before?.bytes) || isBinary(after?.bytes)) return { insertions: 0, deletions: 0 };
 	const decoder = new TextDecoder();
-	const patch = structuredPatch(
-		'a',
-		'b',
+	const patch = boundedPatch(
 		before ? decoder.decode(before.bytes) : '',
 		after ? decoder.decode(after.bytes) : '',
-		undefined,
-		undefined,
-		{ context: 0 }
+		0
 	);
 	let insertions = 0;
 	let deletions = 0;
@@ -67,6 +61,57 @@ export function countChangedLines(
 		}
 	}
 	return { insertions, deletions };
+}
+
+/**
+ * jsdiff's Myers diff is quadratic in the worst case (a whole file rewritten): a 10,000-line
+ * rewrite took ~20 s and blocked the shell's thread, where no timer can stop it. Past these
+ * bounds the file is shown as one hunk, every old line removed and every new line added, which
+ * is a correct (if not minimal) patch.
+ */
+const diffBounds = { maxEditLength: 4_000, timeout: 500 };
+
+function boundedPatch(oldText: string, newText: string, context: number): StructuredPatchShape {
+	const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, {
+		context,
+		...diffBounds
+	});
+	if (patch) return patch;
+	const oldLines = linesOf(oldText);
+	const newLines = linesOf(newText);
+	return {
+		hunks: [
+			{
+				oldStart: 1,
+				oldLines: oldLines.length,
+				newStart: 1,
+				newLines: newLines.length,
+				lines: [
+					...oldLines.map((line) => `-${line}`),
+					...(oldText !== '' && !oldText.endsWith('\n') ? ['\\ No newline at end of file'] : []),
+					...newLines.map((line) => `+${line}`),
+					...(newText !== '' && !newText.endsWith('\n') ? ['\\ No newline at end of file'] : [])
+				]
+			}
+		]
+	};
+}
+
+interface StructuredPatchShape {
+	hunks: {
+		oldStart: number;
+		oldLines: number;
+		newStart: number;
+		newLines: number;
+		lines: string[];
+	}[];
+}
+
+function linesOf(text: string): string[] {
+	if (text === '') return [];
+	const lines = text.split('\n');
+	if (text.endsWith('\n')) lines.pop();
+	return lines;
 }
 
 /**

@@ -10,6 +10,8 @@ import type { WorkspaceFiles } from '../workspace-files.js';
 export interface GitRepositoryStore {
 	files: WorkspaceFiles;
 	flush?(): Promise<void>;
+	/** Stores everything `work` writes as one transaction (an index never without its objects). */
+	batch?<Result>(work: () => Promise<Result>): Promise<Result>;
 }
 
 export type OpenGitRepository = () => Promise<GitRepositoryStore>;
@@ -28,7 +30,11 @@ export function indexedDbGitRepository(databaseName: string): OpenGitRepository 
 	let opening: Promise<GitRepositoryStore> | undefined;
 	return () => {
 		opening ??= IndexedDbWorkspaceFiles.open(databaseName).then(
-			(files) => ({ files, flush: () => files.flush() }),
+			(files) => ({
+				files,
+				flush: () => files.flush(),
+				batch: (work) => files.batch(work)
+			}),
 			(error: unknown) => {
 				opening = undefined;
 				throw error;

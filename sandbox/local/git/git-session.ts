@@ -190,13 +190,18 @@ export class GitSession {
 	async author(): Promise<{ name: string; email: string }> {
 		const configured = async (key: string) =>
 			(await this.git.getConfig({ ...this.base, path: key })) as string | undefined;
+		// As git does: no line breaks or angle brackets (they would forge the commit's header).
+		const clean = (text: string | undefined) =>
+			(text ?? '').replace(/[<>\u0000-\u001f\u007f]/g, '').trim();
 		return {
 			name:
-				this.options.env.GIT_AUTHOR_NAME ||
-				((await configured('user.name')) ?? 'Threadline learner'),
+				clean(this.options.env.GIT_AUTHOR_NAME) ||
+				clean(await configured('user.name')) ||
+				'Threadline learner',
 			email:
-				this.options.env.GIT_AUTHOR_EMAIL ||
-				((await configured('user.email')) ?? 'learner@threadline.invalid')
+				clean(this.options.env.GIT_AUTHOR_EMAIL) ||
+				clean(await configured('user.email')) ||
+				'learner@threadline.invalid'
 		};
 	}
 }

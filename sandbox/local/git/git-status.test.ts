@@ -48,7 +48,6 @@ describe("git status codes from isomorphic-git's matrix", () => {
 		expect(text).toBe(
 			[
 				'On branch main',
-				'',
 				'Changes to be committed:',
 				'  (use "git restore --staged <file>..." to unstage)',
 				'\tmodified:   staged.txt',
@@ -66,7 +65,7 @@ describe("git status codes from isomorphic-git's matrix", () => {
 			].join('\n')
 		);
 		expect(longStatus([], { branch: null, headOid: 'abcdef1234' })).toBe(
-			'HEAD detached at abcdef1\n\nnothing to commit, working tree clean\n'
+			'HEAD detached at abcdef1\nnothing to commit, working tree clean\n'
 		);
 	});
 });

@@ -1,6 +1,7 @@
 import { countChangedLines, formatFilePatch } from './git-patch.js';
+import { branchNameProblem, isGovernedByTheCore, unsafeSegment } from './git-path-rules.js';
 import { GitCommandError, type GitSession } from './git-session.js';
-import { changedFiles, longStatus, shortStatus } from './git-status.js';
+import { changedFiles, collapseUntracked, longStatus, shortStatus } from './git-status.js';
 
 /**
  * The git subcommands the offline shell runs, on isomorphic-git. Each returns what it prints
@@ -9,7 +10,13 @@ import { changedFiles, longStatus, shortStatus } from './git-status.js';
  */
 export interface GitSubcommand {
 	writes(args: readonly string[]): boolean;
-	run(session: GitSession, args: readonly string[]): Promise<string>;
+	/** What it prints: stdout, or stdout and warnings for stderr. */
+	run(session: GitSession, args: readonly string[]): Promise<string | GitOutput>;
+}
+
+export interface GitOutput {
+	stdout: string;
+	stderr: string;
 }
 
 const always = () => true;
@@ -79,31 +86,36 @@ function rejectUnknownOptions(
 
 async function init(session: GitSession, args: readonly string[]): Promise<string> {
 	let branchName = 'main';
+	let quiet = false;
 	for (let index = 0; index < args.length; index++) {
 		const arg = args[index] as string;
 		if (arg === '-b' || arg === '--initial-branch') branchName = args[++index] ?? branchName;
 		else if (arg.startsWith('--initial-branch='))
 			branchName = arg.slice('--initial-branch='.length);
-		else if (arg === '-q' || arg === '--quiet') continue;
+		else if (arg === '-q' || arg === '--quiet') quiet = true;
 		else if (arg === '.' || arg === session.dir) continue;
 		else
 			throw new GitCommandError(
 				`fatal: git init here always creates the workspace's repository (at ${session.dir}); '${arg}' is not supported`
 			);
 	}
+	const problem = branchNameProblem(branchName);
+	if (problem) throw new GitCommandError(problem);
 	if (await session.isRepository())
-		return `Reinitialized existing Git repository in ${session.dir}/.git/\n`;
+		return quiet ? '' : `Reinitialized existing Git repository in ${session.dir}/.git/\n`;
 	await session.git.init({ ...session.base, defaultBranch: branchName });
-	return `Initialized empty Git repository in ${session.dir}/.git/\n`;
+	return quiet ? '' : `Initialized empty Git repository in ${session.dir}/.git/\n`;
 }
 
 async function status(session: GitSession, args: readonly string[]): Promise<string> {
 	await session.requireRepository();
 	const { options, paths } = splitPaths(args);
 	rejectUnknownOptions('status', options, ['-s', '--short', '--porcelain', '-b', '--branch']);
-	const files = changedFiles(
-		await session.statusRows(paths.map((path) => session.repositoryPath(path)))
+	const rows = await session.statusRows(paths.map((path) => session.repositoryPath(path)));
+	const tracked = new Set(
+		rows.filter(([, head, , stage]) => head !== 0 || stage !== 0).map(([path]) => path)
 	);
+	const files = collapseUntracked(changedFiles(rows), tracked);
 	const short = options.some((option) => ['-s', '--short', '--porcelain'].includes(option));
 	if (short) {
 		const header = options.some((option) => option === '-b' || option === '--branch')
@@ -117,7 +129,7 @@ async function status(session: GitSession, args: readonly string[]): Promise<str
 	});
 }
 
-async function add(session: GitSession, args: readonly string[]): Promise<string> {
+async function add(session: GitSession, args: readonly string[]): Promise<GitOutput> {
 	await session.requireRepository();
 	const { options, paths } = splitPaths(args);
 	rejectUnknownOptions('add', options, ['-A', '--all', '-u', '--update', '-v', '--verbose']);
@@ -140,8 +152,19 @@ async function add(session: GitSession, args: readonly string[]): Promise<string
 			throw new GitCommandError(`fatal: pathspec '${argument}' did not match any files`);
 	}
 	const added: string[] = [];
+	const warnings: string[] = [];
 	for (const [path, head, workdir, stage] of rows) {
 		if (updateOnly && head === 0 && stage === 0) continue;
+		const unsafe = unsafeSegment(path);
+		if (unsafe !== null) {
+			// git refuses such a name in a tree; stored, it would make the repository unreadable.
+			if (repositoryPaths.includes(path))
+				throw new GitCommandError(
+					`error: invalid path '${path}'\nerror: unable to add '${path}' to index`
+				);
+			warnings.push(`warning: skipped '${path}': git cannot store a file named '${unsafe}'`);
+			continue;
+		}
 		if (workdir === 0) {
 			if (stage !== 0) {
 				await session.git.remove({ ...session.base, filepath: path });
@@ -153,7 +176,10 @@ async function add(session: GitSession, args: readonly string[]): Promise<string
 		}
 	}
 	const verbose = options.includes('-v') || options.includes('--verbose');
-	return verbose ? added.map((line) => `${line}\n`).join('') : '';
+	return {
+		stdout: verbose ? added.map((line) => `${line}\n`).join('') : '',
+		stderr: warnings.map((line) => `${line}\n`).join('')
+	};
 }
 
 async function remove(session: GitSession, args: readonly string[]): Promise<string> {
@@ -163,6 +189,7 @@ async function remove(session: GitSession, args: readonly string[]): Promise<str
 	if (paths.length === 0) throw new GitCommandError('usage: git rm [--cached] [-r] <file>...', 129);
 	const cachedOnly = options.includes('--cached');
 	const recursive = options.includes('-r');
+	const quiet = options.includes('-q') || options.includes('--quiet');
 	const index = await session.indexEntries();
 	const out: string[] = [];
 	for (const argument of paths) {
@@ -174,6 +201,7 @@ async function remove(session: GitSession, args: readonly string[]): Promise<str
 			throw new GitCommandError(`fatal: pathspec '${argument}' did not match any files`);
 		if (!index.has(path) && !recursive)
 			throw new GitCommandError(`fatal: not removing '${argument}' recursively without -r`);
+		if (!cachedOnly) refuseGovernancePaths('rm', inside);
 		for (const file of inside) {
 			await session.git.remove({ ...session.base, filepath: file });
 			if (!cachedOnly) {
@@ -183,7 +211,7 @@ async function remove(session: GitSession, args: readonly string[]): Promise<str
 			out.push(`rm '${file}'`);
 		}
 	}
-	return out.map((line) => `${line}\n`).join('');
+	return quiet ? '' : out.map((line) => `${line}\n`).join('');
 }
 
 async function commit(session: GitSession, args: readonly string[]): Promise<string> {
@@ -191,25 +219,29 @@ async function commit(session: GitSession, args: readonly string[]): Promise<str
 	const messages: string[] = [];
 	let stageTracked = false;
 	let allowEmpty = false;
+	let quiet = false;
 	for (let index = 0; index < args.length; index++) {
 		const arg = args[index] as string;
-		if (arg === '-m' || arg === '--message') {
-			const message = args[++index];
+		// Short flags combine as in git: -a, -q, then -m with its value (-am "x", -qam "x", -m"x").
+		const short = /^-([aq]*)(m?)(.*)$/s.exec(arg);
+		if (arg === '--message' || arg.startsWith('--message=')) {
+			const message = arg === '--message' ? args[++index] : arg.slice('--message='.length);
 			if (message === undefined)
-				throw new GitCommandError(`error: switch \`m' requires a value`, 129);
+				throw new GitCommandError(`error: option \`message' requires a value`, 129);
 			messages.push(message);
-		} else if (arg.startsWith('--message=')) messages.push(arg.slice('--message='.length));
-		else if (/^-m./.test(arg)) messages.push(arg.slice(2));
-		else if (arg === '-a' || arg === '--all') stageTracked = true;
-		else if (arg === '-am') {
-			stageTracked = true;
-			const message = args[++index];
-			if (message === undefined)
-				throw new GitCommandError(`error: switch \`m' requires a value`, 129);
-			messages.push(message);
-		} else if (arg === '--allow-empty') allowEmpty = true;
-		else if (arg === '-q' || arg === '--quiet') continue;
-		else
+		} else if (arg === '--all') stageTracked = true;
+		else if (arg === '--quiet') quiet = true;
+		else if (arg === '--allow-empty') allowEmpty = true;
+		else if (short && arg !== '-' && (short[2] || short[3] === '')) {
+			if (short[1]?.includes('a')) stageTracked = true;
+			if (short[1]?.includes('q')) quiet = true;
+			if (short[2]) {
+				const message = short[3] !== '' ? short[3] : args[++index];
+				if (message === undefined)
+					throw new GitCommandError(`error: switch \`m' requires a value`, 129);
+				messages.push(message);
+			}
+		} else
 			throw new GitCommandError(
 				`error: git commit here takes -m <message>, -a and --allow-empty ('${arg}' is not supported)`,
 				129
@@ -220,6 +252,18 @@ async function commit(session: GitSession, args: readonly string[]): Promise<str
 			'error: no commit message given: there is no editor in this terminal, so use git commit -m "what you changed"',
 			1
 		);
+	// git's cleanup: trailing spaces and surrounding blank lines go; an empty message aborts.
+	const paragraphs = messages
+		.map((message) =>
+			message
+				.split('\n')
+				.map((line) => line.trimEnd())
+				.join('\n')
+				.replace(/^\n+|\n+$/g, '')
+		)
+		.filter(Boolean);
+	if (paragraphs.length === 0)
+		throw new GitCommandError('Aborting commit due to empty commit message.', 1);
 	if (stageTracked) {
 		for (const [path, head, workdir, stage] of await session.statusRows()) {
 			if (head === 0 && stage === 0) continue; // untracked: -a leaves it
@@ -247,7 +291,7 @@ async function commit(session: GitSession, args: readonly string[]): Promise<str
 	const author = await session.author();
 	const oid = await session.git.commit({
 		...session.base,
-		message: `${messages.join('\n\n')}\n`,
+		message: `${paragraphs.join('\n\n')}\n`,
 		author
 	});
 	let insertions = 0;
@@ -261,7 +305,8 @@ async function commit(session: GitSession, args: readonly string[]): Promise<str
 		deletions += counted.deletions;
 	}
 	const branchName = (await session.currentBranch()) ?? 'detached HEAD';
-	const subject = messages[0]?.split('\n')[0] ?? '';
+	if (quiet) return '';
+	const subject = paragraphs[0]?.split('\n')[0] ?? '';
 	const counts = [
 		`${touched.length} file${touched.length === 1 ? '' : 's'} changed`,
 		...(insertions ? [`${insertions} insertion${insertions === 1 ? '' : 's'}(+)`] : []),
@@ -390,7 +435,7 @@ export function gitDate(timestamp: number, timezoneOffset: number): string {
 async function show(session: GitSession, args: readonly string[]): Promise<string> {
 	await session.requireRepository();
 	const { options, paths } = splitPaths(args);
-	rejectUnknownOptions('show', options, ['--stat']);
+	rejectUnknownOptions('show', options, []);
 	const oid = await session.resolveCommit(paths[0] ?? 'HEAD');
 	const { commit: commitObject } = await session.git.readCommit({ ...session.base, oid });
 	const decorations = await decorationsOf(session);
@@ -423,31 +468,49 @@ async function patchesBetween(
 
 async function diff(session: GitSession, args: readonly string[]): Promise<string> {
 	await session.requireRepository();
-	const { options, paths } = splitPaths(args);
+	const separator = args.indexOf('--');
+	const before = separator === -1 ? args : args.slice(0, separator);
+	const options = before.filter((arg) => arg.startsWith('-'));
 	rejectUnknownOptions('diff', options, ['--cached', '--staged']);
 	const staged = options.includes('--cached') || options.includes('--staged');
-	// `git diff HEAD` compares HEAD with the working tree.
-	let against: string | null = null;
+	// Before `--`: up to two revisions, then paths (a name that exists as a path is a path, as in
+	// git); after `--`: paths only.
+	const revisions: string[] = [];
 	const filters: string[] = [];
-	for (const argument of paths) {
-		if (against === null && filters.length === 0 && !(await pathExists(session, argument))) {
-			against = await session.resolveCommit(argument);
+	for (const argument of before.filter((arg) => !arg.startsWith('-'))) {
+		if (filters.length === 0 && revisions.length < 2 && !(await pathExists(session, argument))) {
+			revisions.push(await session.resolveCommit(argument));
 			continue;
 		}
 		filters.push(session.repositoryPath(argument));
 	}
+	if (separator !== -1)
+		for (const argument of args.slice(separator + 1))
+			filters.push(session.repositoryPath(argument));
 	const within = (path: string) =>
 		filters.length === 0 ||
 		filters.some((filter) => filter === '' || path === filter || path.startsWith(`${filter}/`));
+	if (revisions.length === 2) {
+		const [from, to] = revisions as [string, string];
+		const target = await session.treeEntries(to);
+		return patchesBetween(
+			session,
+			await session.treeEntries(from),
+			target,
+			(path) => session.blob(target.get(path)),
+			within
+		);
+	}
+	const against = revisions[0] ?? null;
 	const index = await session.indexEntries();
 	if (staged) {
 		const head = await session.treeEntries(against ?? (await session.headOid()));
 		return patchesBetween(session, head, index, (path) => session.blob(index.get(path)), within);
 	}
-	const before = against ? await session.treeEntries(against) : index;
+	const base = against ? await session.treeEntries(against) : index;
 	// The working tree's side: tracked paths only, as git diff shows them.
-	const tracked = new Map([...before, ...(against ? index : new Map<string, string>())]);
-	return patchesBetween(session, before, tracked, (path) => session.workingFile(path), within);
+	const tracked = new Map([...base, ...(against ? index : new Map<string, string>())]);
+	return patchesBetween(session, base, tracked, (path) => session.workingFile(path), within);
 }
 
 async function pathExists(session: GitSession, argument: string): Promise<boolean> {
@@ -490,6 +553,8 @@ async function branch(session: GitSession, args: readonly string[]): Promise<str
 	if (options.includes('-m') || options.includes('-M')) {
 		const [from, to] = paths.length === 1 ? [current, paths[0]] : paths;
 		if (!from || !to) throw new GitCommandError('fatal: branch name required');
+		const problem = branchNameProblem(to);
+		if (problem) throw new GitCommandError(problem);
 		await session.git.renameBranch({
 			...session.base,
 			oldref: from,
@@ -500,6 +565,8 @@ async function branch(session: GitSession, args: readonly string[]): Promise<str
 	}
 	if (paths.length > 0 && !options.includes('--list')) {
 		const [name, start] = paths as [string, string | undefined];
+		const problem = branchNameProblem(name);
+		if (problem) throw new GitCommandError(problem);
 		if (!(await session.headOid()) && !start)
 			throw new GitCommandError(
 				`fatal: not a valid object name: '${current ?? 'HEAD'}' (make a first commit before branching)`
@@ -525,6 +592,8 @@ async function branch(session: GitSession, args: readonly string[]): Promise<str
 async function switchTo(session: GitSession, name: string, create: boolean): Promise<string> {
 	const current = await session.currentBranch();
 	if (create) {
+		const problem = branchNameProblem(name);
+		if (problem) throw new GitCommandError(problem);
 		if (!(await session.headOid())) {
 			// Before the first commit a new branch is only a new name for HEAD.
 			await session.git.writeRef({
@@ -576,7 +645,7 @@ async function refuseOverwritingChanges(session: GitSession, target: string): Pr
 		);
 }
 
-async function checkout(session: GitSession, args: readonly string[]): Promise<string> {
+async function checkout(session: GitSession, args: readonly string[]): Promise<string | GitOutput> {
 	await session.requireRepository();
 	const separator = args.indexOf('--');
 	if (args[0] === '-b' || args[0] === '-B') {
@@ -616,7 +685,7 @@ async function switchBranch(session: GitSession, args: readonly string[]): Promi
 	return switchTo(session, name, false);
 }
 
-async function restore(session: GitSession, args: readonly string[]): Promise<string> {
+async function restore(session: GitSession, args: readonly string[]): Promise<string | GitOutput> {
 	await session.requireRepository();
 	const { options, paths } = splitPaths(args);
 	rejectUnknownOptions('restore', options, ['--staged', '-S', '--worktree', '-W']);
@@ -640,8 +709,7 @@ async function restore(session: GitSession, args: readonly string[]): Promise<st
 			for (const file of inside) await session.git.resetIndex({ ...session.base, filepath: file });
 		}
 	}
-	if (worktree) await restorePaths(session, paths, true);
-	return '';
+	return worktree ? restorePaths(session, paths, true) : '';
 }
 
 /** The index's version of each path written back to the working tree. */
@@ -649,11 +717,13 @@ async function restorePaths(
 	session: GitSession,
 	paths: readonly string[],
 	fromRestore: boolean
-): Promise<string> {
+): Promise<GitOutput> {
 	if (paths.length === 0)
 		throw new GitCommandError('fatal: you must specify path(s) to restore', 128);
 	const index = await session.indexEntries();
 	let restored = 0;
+	const skipped: string[] = [];
+	const writes: { file: string; bytes: Uint8Array }[] = [];
 	for (const argument of paths) {
 		const path = session.repositoryPath(argument);
 		const inside = [...index.keys()].filter(
@@ -668,16 +738,32 @@ async function restorePaths(
 			const side = await session.blob(index.get(file));
 			const current = await session.workingFile(file);
 			if (!side || current?.oid === side.oid) continue;
+			if (isGovernedByTheCore(file)) {
+				// Named: refused outright; inside a folder or `.`: left as it is, with a warning.
+				if (file === path) refuseGovernancePaths(fromRestore ? 'restore' : 'checkout', [file]);
+				skipped.push(file);
+				continue;
+			}
+			writes.push({ file, bytes: side.bytes });
+		}
+	}
+	for (const { file, bytes } of writes) {
+		{
 			const absolute = `${session.dir}/${file}`;
 			const parent = absolute.slice(0, absolute.lastIndexOf('/'));
 			await session.shell.mkdir(parent, { recursive: true });
-			await session.shell.writeFile(absolute, side.bytes);
+			await session.shell.writeFile(absolute, bytes);
 			restored++;
 		}
 	}
-	return fromRestore || restored === 0
-		? ''
-		: `Updated ${restored} path${restored === 1 ? '' : 's'} from the index\n`;
+	const warnings = skipped.map(
+		(file) => `warning: left ${file} as it is: it changes only through governance\n`
+	);
+	const said =
+		fromRestore || restored === 0
+			? ''
+			: `Updated ${restored} path${restored === 1 ? '' : 's'} from the index\n`;
+	return { stdout: said, stderr: warnings.join('') };
 }
 
 async function revParse(session: GitSession, args: readonly string[]): Promise<string> {
@@ -743,6 +829,19 @@ function configListing(text: string): string {
 		}
 	}
 	return out.map((line) => `${line}\n`).join('');
+}
+
+/**
+ * git may not write governance files into the working tree (the line's review would refuse the
+ * write while the index recorded it): said before anything changes.
+ */
+function refuseGovernancePaths(command: string, paths: readonly string[]): void {
+	const governed = paths.filter(isGovernedByTheCore);
+	if (governed.length)
+		throw new GitCommandError(
+			`error: git ${command} would write ${governed.join(', ')}, which change only through governance (edit the intents in the IDE); nothing was changed`,
+			1
+		);
 }
 
 export function describe(error: unknown): string {

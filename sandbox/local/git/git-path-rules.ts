@@ -32,6 +32,22 @@ export function isGovernedByTheCore(path: string): boolean {
 	return first === '.orchestration' || first === '.intentignore' || first === '.git';
 }
 
+/** A control character (below U+0020, or DEL). */
+export function hasControlCharacter(text: string): boolean {
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code < 0x20 || code === 0x7f) return true;
+	}
+	return false;
+}
+
+/** Text without control characters (line breaks included). */
+export function withoutControlCharacters(text: string): string {
+	let kept = '';
+	for (const character of text) if (!hasControlCharacter(character)) kept += character;
+	return kept;
+}
+
 /** A branch name git would accept (check-ref-format's rules, the ones that matter here). */
 export function branchNameProblem(name: string): string | null {
 	if (
@@ -47,7 +63,8 @@ export function branchNameProblem(name: string): string | null {
 		name.includes('//') ||
 		name.includes('@{') ||
 		name.includes('/.') ||
-		/[\s~^:?*[\\\u0000-\u001f\u007f]/.test(name)
+		/[\s~^:?*[\\]/.test(name) ||
+		hasControlCharacter(name)
 	)
 		return `fatal: '${name}' is not a valid branch name`;
 	return null;

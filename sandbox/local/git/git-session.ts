@@ -1,5 +1,6 @@
 import type { IFileSystem } from 'just-bash';
 import { createGitFileSystem } from './git-file-system.js';
+import { withoutControlCharacters } from './git-path-rules.js';
 import type { PatchSide } from './git-patch.js';
 import type { StatusRow } from './git-status.js';
 import type { IsomorphicGit } from './load-isomorphic-git.js';
@@ -192,7 +193,9 @@ export class GitSession {
 			(await this.git.getConfig({ ...this.base, path: key })) as string | undefined;
 		// As git does: no line breaks or angle brackets (they would forge the commit's header).
 		const clean = (text: string | undefined) =>
-			(text ?? '').replace(/[<>\u0000-\u001f\u007f]/g, '').trim();
+			withoutControlCharacters(text ?? '')
+				.replace(/[<>]/g, '')
+				.trim();
 		return {
 			name:
 				clean(this.options.env.GIT_AUTHOR_NAME) ||

@@ -36,7 +36,11 @@ import {
 import type { AgentUIMessage } from '../agent/agent-tools.js';
 import { ApprovalQueue } from '../governance-ui/approval-queue.svelte.js';
 import type { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
-import { orchestrationZip, traceJsonl } from '../ledger/export-orchestration.js';
+import {
+	orchestrationZip,
+	orchestrationZipEntries,
+	traceJsonl
+} from '../ledger/export-orchestration.js';
 import { downloadBytes } from '../workspace/file-transfer.js';
 import { AgentChat } from './agent-chat.svelte.js';
 import { browserPorts } from './browser-ports.js';
@@ -378,8 +382,17 @@ export class AgentRuntime {
 		);
 	}
 
-	/** The zip is built in the export Worker, which reads the stored events itself. */
+	/** Downloads the "Export .orchestration" zip. */
 	async exportZip(onProgress?: (done: number, total: number) => void): Promise<void> {
+		const zip = await this.exportZipBytes(onProgress);
+		downloadBytes(`${this.options.scenarioId}-orchestration.zip`, zip, 'application/zip');
+	}
+
+	/**
+	 * The "Export .orchestration" zip, built in the export Worker, which reads the stored events
+	 * itself. An entry holding the API key is refused.
+	 */
+	async exportZipBytes(onProgress?: (done: number, total: number) => void): Promise<Uint8Array> {
 		const ledger = this.options.ledger;
 		const input = {
 			activeIntentsYaml: this.state.intentsYaml,
@@ -388,11 +401,31 @@ export class AgentRuntime {
 			folder: this.options.scenarioId,
 			secrets: this.settings.apiKey ? [this.settings.apiKey] : []
 		};
-		const zip =
-			typeof Worker === 'undefined'
-				? orchestrationZip({ ...input, events: await ledger.events() })
-				: await exportInWorker({ ...input, events: await ledger.workerSource() }, onProgress);
-		downloadBytes(`${this.options.scenarioId}-orchestration.zip`, zip, 'application/zip');
+		return typeof Worker === 'undefined'
+			? orchestrationZip({ ...input, events: await ledger.events() })
+			: exportInWorker({ ...input, events: await ledger.workerSource() }, onProgress);
+	}
+
+	/**
+	 * What a share link carries when the person asks for the history: the `.orchestration/`
+	 * files of "Export .orchestration" (audit.jsonl, agent_trace.jsonl, …) as text. The files
+	 * travel in the link anyway, so the recipient rebuilds the export from both and verifies it.
+	 */
+	async shareableHistory(): Promise<Record<string, string>> {
+		const entries = orchestrationZipEntries({
+			activeIntentsYaml: this.state.intentsYaml,
+			intents: this.state.intents.intents,
+			files: this.options.snapshot(),
+			events: await this.options.ledger.events(),
+			secrets: this.settings.apiKey ? [this.settings.apiKey] : []
+		});
+		const decoder = new TextDecoder();
+		const history: Record<string, string> = {};
+		for (const [path, bytes] of entries) {
+			if (path.startsWith('.orchestration/'))
+				history[path.slice('.orchestration/'.length)] = decoder.decode(bytes);
+		}
+		return history;
 	}
 
 	async downloadTrace(): Promise<void> {

@@ -145,6 +145,20 @@ export class IdeSession {
 			preloadEditor();
 			await this.startSandbox();
 			this.status = 'ready';
+			// A share link that carries its history: imported (verified, a tampered one read-only)
+			// the first time its workspace opens, never over work done in it since.
+			if (
+				scenario.sharedHistory &&
+				this.store.restoredFrom === 'initial-files' &&
+				this.tabs.role.kind === 'writer'
+			)
+				await this.importZipBytes(
+					{ name: 'the shared history' },
+					(await import('./imported-export.js')).sharedExportZip(
+						bundleFileBytes(scenario.bundle),
+						scenario.sharedHistory
+					)
+				);
 		} catch (error) {
 			this.failure = error instanceof Error ? error.message : String(error);
 			this.status = 'error';
@@ -187,11 +201,15 @@ export class IdeSession {
 	 * tampered one is shown read-only. Plain files start a new history.
 	 */
 	async importZip(file: File): Promise<void> {
+		await this.importZipBytes(file, new Uint8Array(await file.arrayBuffer()));
+	}
+
+	private async importZipBytes(file: { name: string }, bytes: Uint8Array): Promise<void> {
 		let imported: ReadImport;
 		try {
 			// Verify (schema, both chains) loads only when someone imports.
 			const { readImport } = await import('./imported-export.js');
-			imported = await readImport(new Uint8Array(await file.arrayBuffer()));
+			imported = await readImport(bytes);
 		} catch (error) {
 			this.notice = `${file.name} is not a readable zip: ${error instanceof Error ? error.message : String(error)}`;
 			return;

@@ -1,5 +1,5 @@
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
-import { readExportFiles, unzipEntries } from '../../../hooks/ledger/read-export.js';
+import { readExportFiles, unzipEntries, zipEntries } from '../../../hooks/ledger/read-export.js';
 import { readJsonl } from '../../../hooks/ledger/read-jsonl.js';
 import { verifyLedger, type VerifyReport } from '../../../hooks/ledger/verify.js';
 import { normalizeWorkspacePath } from '../../../hooks/paths/normalize-path.js';
@@ -47,6 +47,22 @@ export async function readImport(bytes: Uint8Array): Promise<ReadImport> {
 		if (!derivedOrchestrationFiles.has(name)) add(`.orchestration/${name}`, encoder.encode(text));
 	}
 	return { kind: 'export', files, skipped, events: eventsOf(exported.auditJsonl), report };
+}
+
+/**
+ * A share link's history as the export it came from: the link's files plus its `.orchestration/`
+ * files (which replace the workspace's of the same name, as in the export), read back by
+ * readImport like any imported zip.
+ */
+export function sharedExportZip(
+	files: Record<string, Uint8Array>,
+	history: Readonly<Record<string, string>>
+): Uint8Array {
+	const entries = new Map(Object.entries(files));
+	const encoder = new TextEncoder();
+	for (const [name, text] of Object.entries(history))
+		entries.set(`.orchestration/${name}`, encoder.encode(text));
+	return zipEntries(entries);
 }
 
 /**

@@ -11,6 +11,11 @@ export interface ResolvedScenario {
 	/** Built-in scenarios are trusted; a scenario from a URL is data from elsewhere. */
 	trusted: boolean;
 	source: string;
+	/**
+	 * A share link that carries its history: the `.orchestration/` files of its export, imported
+	 * with the link's files (and verified) the first time its workspace opens.
+	 */
+	sharedHistory?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -14,6 +14,17 @@ function base64Url(bytes: Uint8Array): string {
 	return Buffer.from(bytes).toString('base64url');
 }
 
+/** Bytes deflate cannot shrink (a linear congruential sequence), like a real zip's. */
+function pseudoRandomBytes(length: number): Uint8Array {
+	const bytes = new Uint8Array(length);
+	let state = 12_345;
+	for (let index = 0; index < length; index++) {
+		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+		bytes[index] = state >>> 16;
+	}
+	return bytes;
+}
+
 describe('share links', () => {
 	it('round-trips a workspace through the URL fragment', async () => {
 		const bundle = sampleBundle();
@@ -23,6 +34,38 @@ describe('share links', () => {
 		expect(link.url.startsWith(`${base}${shareFragmentPrefix}`)).toBe(true);
 		const opened = await openShareFragment(fragmentOf(link.url));
 		expect(opened).toMatchObject({ ok: true, bundle: { ...bundle, demo: null } });
+	});
+
+	it('carries the history only when asked, and gives its bytes back unchanged', async () => {
+		const bundle = sampleBundle();
+		const plain = shareUrl(base, bundle);
+		if (!plain.ok) throw new Error('the sample should fit');
+		const withoutHistory = await openShareFragment(fragmentOf(plain.url));
+		expect(withoutHistory?.ok && withoutHistory.history).toBeUndefined();
+		const history = { 'audit.jsonl': '{"seq":1}\n', 'agent_trace.jsonl': '' };
+		const link = shareUrl(base, bundle, { history });
+		if (!link.ok) throw new Error('a small history should fit');
+		const opened = await openShareFragment(fragmentOf(link.url));
+		expect(opened).toMatchObject({ ok: true, bundle: { ...bundle, demo: null } });
+		expect(opened?.ok && opened.history).toEqual(history);
+		// A history too large for a link says what to do instead.
+		const large = shareUrl(base, bundle, {
+			history: { 'audit.jsonl': Buffer.from(pseudoRandomBytes(40_000)).toString('base64') }
+		});
+		expect(large.ok).toBe(false);
+		if (!large.ok) expect(large.message).toMatch(/without the history.*Export \.orchestration/);
+	});
+
+	it('refuses a link whose history is not .orchestration files', async () => {
+		for (const history of [{ evil: true }, { '../x': 'a' }, { '.hidden': 'a' }, 'text', {}]) {
+			const json = JSON.stringify({ ...sampleBundle(), demo: null, history });
+			const payload = base64Url(deflateSync(strToU8(json), { level: 9 }));
+			const opened = await openShareFragment(`${shareFragmentPrefix}${payload}`);
+			expect(opened, JSON.stringify(history)).toMatchObject({
+				ok: false,
+				error: expect.stringContaining('history')
+			});
+		}
 	});
 
 	it('fits the jwt-auth workspace in at most 8 KB of URL', async () => {

@@ -23,9 +23,25 @@ export const maximumInflatedBytes = 4 * 1024 * 1024;
 export type ShareLinkResult =
 	{ ok: true; url: string; length: number } | { ok: false; length: number; message: string };
 
-export function shareUrl(base: string, bundle: ScenarioBundle): ShareLinkResult {
+export function shareUrl(
+	base: string,
+	bundle: ScenarioBundle,
+	options: {
+		/**
+		 * The `.orchestration/` files of "Export .orchestration" by name, only when the person
+		 * asked to share the history: the recipient's IDE rebuilds the export from them and the
+		 * link's files, verifies it and opens the workspace with it, as Import zip does.
+		 */
+		history?: Readonly<Record<string, string>>;
+	} = {}
+): ShareLinkResult {
 	// The workspace, not its demo agent: a shared link is for people to work in.
-	const json = JSON.stringify({ manifest: bundle.manifest, files: bundle.files, demo: null });
+	const json = JSON.stringify({
+		manifest: bundle.manifest,
+		files: bundle.files,
+		demo: null,
+		...(options.history ? { history: options.history } : {})
+	});
 	const payload = toBase64Url(
 		deflateSync(strToU8(json), { level: 9, mem: 12, dictionary: shareDictionary })
 	);
@@ -34,14 +50,22 @@ export function shareUrl(base: string, bundle: ScenarioBundle): ShareLinkResult 
 		return {
 			ok: false,
 			length: url.length,
-			message: `This workspace is too large for a link (${Math.ceil(url.length / 1024)} KB of URL; at most ${maximumShareUrlLength / 1024} KB). Use “Edit scenario” → “Export scenario” and share the zip instead.`
+			message: options.history
+				? `This workspace with its history is too large for a link (${Math.ceil(url.length / 1024)} KB of URL; at most ${maximumShareUrlLength / 1024} KB). Share it without the history, or send the “Export .orchestration” zip (Trace tab) instead.`
+				: `This workspace is too large for a link (${Math.ceil(url.length / 1024)} KB of URL; at most ${maximumShareUrlLength / 1024} KB). Use “Edit scenario” → “Export scenario” and share the zip instead.`
 		};
 	}
 	return { ok: true, url, length: url.length };
 }
 
 export type OpenShareResult =
-	{ ok: true; bundle: ScenarioBundle; fingerprint: string } | { ok: false; error: string };
+	| {
+			ok: true;
+			bundle: ScenarioBundle;
+			fingerprint: string;
+			history?: Record<string, string>;
+	  }
+	| { ok: false; error: string };
 
 /** `null` when the fragment is not a share link at all. */
 export async function openShareFragment(fragment: string): Promise<OpenShareResult | null> {
@@ -69,6 +93,18 @@ export async function openShareFragment(fragment: string): Promise<OpenShareResu
 	} catch {
 		return { ok: false, error: 'This share link is damaged (its content is not a scenario).' };
 	}
+	// The history (an export zip) is checked when it is imported, like any zip; the rest is a bundle.
+	let history: Record<string, string> | undefined;
+	if (value && typeof value === 'object' && 'history' in value) {
+		const { history: carried, ...rest } = value as { history: unknown };
+		history = historyFiles(carried) ?? undefined;
+		if (!history)
+			return {
+				ok: false,
+				error: 'This share link is damaged (its history is not a set of .orchestration files).'
+			};
+		value = rest;
+	}
 	const checked: ScenarioBundleValidation = validateScenarioBundle(value);
 	if (!checked.ok)
 		return {
@@ -77,7 +113,21 @@ export async function openShareFragment(fragment: string): Promise<OpenShareResu
 		};
 	// Each distinct shared workspace opens in its own saved workspace: nothing is overwritten.
 	const fingerprint = (await sha256Hex(payload)).slice(0, 12);
-	return { ok: true, bundle: checked.bundle, fingerprint };
+	return { ok: true, bundle: checked.bundle, fingerprint, ...(history ? { history } : {}) };
+}
+
+/** `.orchestration/` file names and their text; anything else is not a history. */
+function historyFiles(value: unknown): Record<string, string> | null {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+	const entries = Object.entries(value);
+	if (entries.length === 0 || entries.length > 20) return null;
+	const files: Record<string, string> = {};
+	for (const [name, text] of entries) {
+		if (!/^[A-Za-z0-9_.-]{1,100}$/.test(name) || name.startsWith('.') || typeof text !== 'string')
+			return null;
+		files[name] = text;
+	}
+	return files;
 }
 
 function inflateCapped(data: Uint8Array): Uint8Array {

@@ -14,6 +14,7 @@ export async function sharedScenario(fragment: string): Promise<ResolvedScenario
 		id: opened.bundle.manifest.id,
 		bundle: opened.bundle,
 		trusted: false,
-		source: `share:${opened.fingerprint}`
+		source: `share:${opened.fingerprint}`,
+		...(opened.history ? { sharedHistory: opened.history } : {})
 	};
 }

@@ -110,6 +110,18 @@ test('verdicts name the failing record, and the class CSV equals the CLI byte fo
 	expect(fromPage.split('\n')).toHaveLength(5);
 });
 
+test("an export's criteria re-run in the offline sandbox, from the page", async ({ page }) => {
+	await dropClass(page);
+	await page.getByRole('button', { name: 'Open alice-clean.zip' }).click();
+	await page.getByRole('button', { name: 'Re-run criteria' }).click();
+	const results = page.getByTestId('rerun-criteria');
+	await expect(results).toBeVisible({ timeout: 60_000 });
+	// TRP1's runnable criterion (a grep over the replayed workspace) passes; the prose one is manual.
+	await expect(results.locator('tr[data-outcome="passed"]')).toHaveCount(1);
+	await expect(results).toContainText("grep -q 'export function verifyToken' src/auth/jwt.ts");
+	await expect(results.locator('tr[data-outcome="manual"]').first()).toBeVisible();
+});
+
 test('time travel at the tampered export stops at the failing record', async ({ page }) => {
 	await dropClass(page);
 	await page.getByRole('button', { name: 'Open bob-tampered.zip' }).click();

@@ -1,5 +1,8 @@
-import { parseIntents } from '../../hooks/intents/parse-intents.js';
-import { checkIntentCriteria, type IntentCheck } from '../../hooks/intents/check-criteria.js';
+import type { IntentCheck } from '../../hooks/intents/check-criteria.js';
+import {
+	checkExportCriteria,
+	ExportCriteriaError
+} from '../../hooks/intents/check-export-criteria.js';
 import { createLocalSandbox } from '../../sandbox/local/local-sandbox.js';
 import { MemoryWorkspaceFiles } from '../../sandbox/local/memory-workspace-files.js';
 import { loadExport, type LoadedExport } from './read-export-source.js';
@@ -46,40 +49,17 @@ export async function checkExport(
 	loaded: LoadedExport,
 	options: { intentId?: string | undefined; timeoutMs?: number } = {}
 ): Promise<IntentCheck[]> {
-	const yaml = loaded.orchestration.get('active_intents.yaml');
-	if (yaml === undefined)
-		throw new UsageError('the export has no .orchestration/active_intents.yaml');
-	const parsed = parseIntents(yaml);
-	if (!parsed.ok) {
-		const first = parsed.errors[0];
-		throw new UsageError(
-			`.orchestration/active_intents.yaml:${first?.line ?? 1}:${first?.column ?? 1}: ${first?.message ?? 'not valid'}`
-		);
-	}
-	let intents = parsed.document.intents;
-	if (options.intentId !== undefined) {
-		intents = intents.filter((intent) => intent.id === options.intentId);
-		if (intents.length === 0) throw new UsageError(`no intent ${options.intentId} in the export`);
-	}
-	const files: Record<string, Uint8Array> = {};
-	for (const [path, content] of loaded.files) files[path] = content;
-	const encoder = new TextEncoder();
-	for (const [path, text] of loaded.orchestration)
-		files[`.orchestration/${path}`] = encoder.encode(text);
-	const sandbox = await createLocalSandbox({ files: new MemoryWorkspaceFiles(files) });
 	try {
-		const checks: IntentCheck[] = [];
-		for (const intent of intents) {
-			checks.push(
-				await checkIntentCriteria(intent, async (command) => {
-					const result = await sandbox.exec(command, { timeoutMs: options.timeoutMs ?? 120_000 });
-					return { exitCode: result.exitCode, output: result.output };
-				})
-			);
-		}
-		return checks;
-	} finally {
-		await sandbox.dispose();
+		return await checkExportCriteria({
+			files: loaded.files,
+			orchestration: loaded.orchestration,
+			intentId: options.intentId,
+			timeoutMs: options.timeoutMs ?? 120_000,
+			startSandbox: (files) => createLocalSandbox({ files: new MemoryWorkspaceFiles(files) })
+		});
+	} catch (error) {
+		if (error instanceof ExportCriteriaError) throw new UsageError(error.message);
+		throw error;
 	}
 }
 

@@ -13,7 +13,8 @@ import {
 	type SortKey,
 	type TableFilter
 } from './grade-table.js';
-import { groupExports, type PickedFile } from './group-exports.js';
+import { groupExports, type ExportSource, type PickedFile } from './group-exports.js';
+import type { IntentCheck } from '../../../hooks/intents/check-criteria.js';
 import { startGradeWorker } from './start-grade-worker.js';
 
 /** The grader page's state: the rows, their sort and filter, the open export, the rubric. */
@@ -36,6 +37,16 @@ export class GradingDesk {
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
 	#load = new Map<Worker, number>();
 	#nextId = 1;
+	/** What each row was made from, for "Re-run criteria" (the Workers keep their own copy). */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+	#sources = new Map<number, ExportSource<Blob>>();
+	/** The open export's re-run criteria: running, their results, or why they could not run. */
+	rerun = $state<
+		| { id: number; state: 'running' }
+		| { id: number; state: 'done'; checks: IntentCheck[] }
+		| { id: number; state: 'failed'; error: string }
+		| null
+	>(null);
 	/** Row updates wait for the next flush: 60 exports answer ~180 messages, one render each was O(n²). */
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
 	#queued = new Map<number, (row: GradeRow) => GradeRow>();
@@ -148,6 +159,7 @@ export class GradingDesk {
 		const rubric = this.rubric ? $state.snapshot(this.rubric.rubric) : null;
 		for (const source of sources) {
 			const id = this.#nextId++;
+			this.#sources.set(id, source);
 			this.rows = [
 				...this.rows,
 				{ id, name: source.name, kind: source.kind, state: 'pending', stage: 'queued' }
@@ -163,9 +175,29 @@ export class GradingDesk {
 		this.sort = nextSort(this.sort, key);
 	}
 
+	/** Re-runs the open export's acceptance criteria in the offline sandbox (see rerun-criteria.ts). */
+	async rerunCriteria(id: number): Promise<void> {
+		const source = this.#sources.get(id);
+		if (!source) return;
+		this.rerun = { id, state: 'running' };
+		try {
+			const { rerunCriteria } = await import('./rerun-criteria.js');
+			const checks = await rerunCriteria(source);
+			if (this.rerun?.id === id) this.rerun = { id, state: 'done', checks };
+		} catch (error) {
+			if (this.rerun?.id === id)
+				this.rerun = {
+					id,
+					state: 'failed',
+					error: error instanceof Error ? error.message : String(error)
+				};
+		}
+	}
+
 	open(id: number | null): void {
 		this.openId = id;
 		this.detail = null;
+		if (this.rerun?.id !== id) this.rerun = null;
 		if (id !== null)
 			this.#owner.get(id)?.postMessage({ type: 'detail', id } satisfies GradeRequest);
 	}
@@ -173,6 +205,7 @@ export class GradingDesk {
 	remove(id: number): void {
 		this.#flush();
 		this.rows = this.rows.filter((row) => row.id !== id);
+		this.#sources.delete(id);
 		if (this.openId === id) this.open(null);
 		this.#owner.get(id)?.postMessage({ type: 'forget', id } satisfies GradeRequest);
 		this.#owner.delete(id);

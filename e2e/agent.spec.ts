@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { unzipSync } from 'fflate';
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { cp, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
@@ -456,6 +456,38 @@ test.describe('the scripted demo agent (no key)', () => {
 		await page.getByRole('tab', { name: 'Trace' }).click();
 		await page.getByRole('button', { name: 'Verify' }).click();
 		await expect(page.getByText('Verified: the ledger is intact')).toBeVisible({ timeout: 30_000 });
+	});
+});
+
+test.describe('Save as demo', () => {
+	test('turns the session into a demo.yaml that threadline replay runs green', async ({
+		page
+	}, testInfo) => {
+		test.setTimeout(180_000);
+		await openIde(page, 'jwt-auth');
+		await sendToAgent(page, 'Run the demo.');
+		const changeFiles = approvalDialog(page, 'The agent wants to change files');
+		await expect(changeFiles).toBeVisible({ timeout: 30_000 });
+		await answer(changeFiles, 'Approve');
+		await expect(
+			agentRegion(page).locator('.tool-card.blocked', { hasText: 'scope_violation' })
+		).toBeVisible({ timeout: 30_000 });
+
+		const download = page.waitForEvent('download');
+		await page.getByRole('button', { name: 'Save as demo' }).click();
+		const saved = testInfo.outputPath('demo.yaml');
+		await (await download).saveAs(saved);
+		expect(await readFile(saved, 'utf8')).toMatch(/expect:/);
+
+		// The scenario's starting files, replayed through the real pipeline by the CLI.
+		const workspace = testInfo.outputPath('workspace');
+		await cp('public/scenarios/jwt-auth/files', workspace, { recursive: true });
+		const replayed = await promisify(execFile)(
+			process.execPath,
+			['bin/threadline.js', 'replay', saved, '--workspace', workspace],
+			{ encoding: 'utf8' }
+		);
+		expect(replayed.stdout).not.toMatch(/mismatch|expected .* got/i);
 	});
 });
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -12,6 +12,16 @@ import { openIde, runInTerminal, terminalText } from './ide-helpers.js';
 // fresh browser context, as a learner would.
 
 let host: StaticFilesServer;
+
+/** The jwt-auth IDE with "Edit scenario" open. */
+async function openAuthorDialog(page: Page): Promise<Locator> {
+	await openIde(page, 'jwt-auth');
+	await page
+		.getByRole('navigation', { name: 'Scenario actions' })
+		.getByRole('button', { name: 'Edit scenario' })
+		.click();
+	return page.getByRole('dialog', { name: 'Scenario' });
+}
 let exported: Uint8Array | null = null;
 
 test.beforeAll(async () => {
@@ -29,12 +39,7 @@ test('edit a scenario with a rubric, export it, and open the zip in a fresh cont
 	browser
 }, testInfo) => {
 	test.setTimeout(180_000);
-	await openIde(page, 'jwt-auth');
-	await page
-		.getByRole('navigation', { name: 'Scenario actions' })
-		.getByRole('button', { name: 'Edit scenario' })
-		.click();
-	const author = page.getByRole('dialog', { name: 'Scenario' });
+	const author = await openAuthorDialog(page);
 	await expect(author).toBeVisible();
 
 	await author.getByLabel('Id (kebab-case)').fill('rate-limits');
@@ -102,12 +107,7 @@ test('a new scenario from a blank workspace: starting files whose tests run, a b
 	page
 }, testInfo) => {
 	test.setTimeout(180_000);
-	await openIde(page, 'jwt-auth');
-	await page
-		.getByRole('navigation', { name: 'Scenario actions' })
-		.getByRole('button', { name: 'Edit scenario' })
-		.click();
-	const author = page.getByRole('dialog', { name: 'Scenario' });
+	const author = await openAuthorDialog(page);
 	await author.getByRole('button', { name: 'New scenario from a blank workspace…' }).click();
 	const confirm = page.locator('dialog.app-dialog[open]');
 	await expect(confirm).toContainText('git repository are lost');

@@ -31,6 +31,17 @@ describe('git under governance', () => {
 		};
 	}
 
+	/** The agent reads src/db/users.ts, then writes it under INT-002. */
+	async function agentWritesUsers(governed: GovernedShell, content: string): Promise<void> {
+		await governed.run('read_file', { path: 'src/db/users.ts' });
+		await governed.run('write_to_file', {
+			path: 'src/db/users.ts',
+			content,
+			intent_id: 'INT-002',
+			mutation_class: 'INTENT_EVOLUTION'
+		});
+	}
+
 	const traceRecords = (events: readonly LedgerEvent[]) =>
 		events.flatMap((event) => (event.type === 'mutation-record' ? [event.trace] : []));
 
@@ -49,24 +60,12 @@ describe('git under governance', () => {
 
 	it('puts the real revision on trace records once there is a commit, and none before', async () => {
 		shell = await startGovernedShell({ files, intent: 'INT-002', git: true });
-		await shell.run('read_file', { path: 'src/db/users.ts' });
-		await shell.run('write_to_file', {
-			path: 'src/db/users.ts',
-			content: 'export const users = [1];\n',
-			intent_id: 'INT-002',
-			mutation_class: 'INTENT_EVOLUTION'
-		});
+		await agentWritesUsers(shell, 'export const users = [1];\n');
 		const type = await personTyping(shell);
 		await type('git init && git add . && git commit -m "Start"');
 		const head = (await type('git rev-parse HEAD')).output.trim();
 		expect(head).toMatch(/^[0-9a-f]{40}$/);
-		await shell.run('read_file', { path: 'src/db/users.ts' });
-		await shell.run('write_to_file', {
-			path: 'src/db/users.ts',
-			content: 'export const users = [1, 2];\n',
-			intent_id: 'INT-002',
-			mutation_class: 'INTENT_EVOLUTION'
-		});
+		await agentWritesUsers(shell, 'export const users = [1, 2];\n');
 		const records = traceRecords(await shell.ledger.events());
 		expect(records).toHaveLength(2);
 		expect(records[0]?.vcs).toBeUndefined();
@@ -75,13 +74,7 @@ describe('git under governance', () => {
 
 	it('commits the work when complete_intent succeeds, as the agent, changing no file', async () => {
 		shell = await startGovernedShell({ files, intent: 'INT-002', git: true });
-		await shell.run('read_file', { path: 'src/db/users.ts' });
-		await shell.run('write_to_file', {
-			path: 'src/db/users.ts',
-			content: 'export const users = ["ada"];\n',
-			intent_id: 'INT-002',
-			mutation_class: 'INTENT_EVOLUTION'
-		});
+		await agentWritesUsers(shell, 'export const users = ["ada"];\n');
 		const before = shell.files.snapshot();
 		const completed = await shell.run('complete_intent', { intent_id: 'INT-002' });
 		const text = JSON.stringify(completed);

@@ -304,6 +304,44 @@ describe('git in the offline shell', () => {
 		expect((await line('git branch -bad')).exitCode).not.toBe(0);
 	});
 
+	it('writes nothing to the repository once the line was stopped (Ctrl+C mid-command)', async () => {
+		await line('git init && git add -A && git commit -qm one');
+		const before = repository.snapshot();
+		// A slow repository: reads take long enough for Ctrl+C to land mid-commit.
+		const slow = new MemoryWorkspaceFiles();
+		for (const [path, bytes] of before) {
+			const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+			if (parent) await makeFolders(slow, parent);
+			await slow.write(path, bytes);
+		}
+		const read = slow.read.bind(slow);
+		slow.read = async (path) => {
+			await new Promise((resolve) => setTimeout(resolve, 60));
+			return read(path);
+		};
+		const slowSandbox = await createLocalSandbox({
+			files,
+			repository: () => Promise.resolve({ files: slow })
+		});
+		try {
+			const terminal = (await slowSandbox.openShell({ cols: 80, rows: 24 })) as LineShellSession;
+			// A command that touches only the repository, so nothing else stops it once stopped.
+			const controller = new AbortController();
+			const running = terminal.run('git branch feature', {
+				review: commitEveryChange,
+				signal: controller.signal
+			});
+			setTimeout(() => controller.abort(), 100);
+			const result = await running;
+			expect(result.interrupted).toBe(true);
+			// Long enough for the orphaned command to have finished, had it been allowed to write.
+			await new Promise((resolve) => setTimeout(resolve, 3_000));
+			expect(slow.snapshot()).toEqual(before);
+		} finally {
+			await slowSandbox.dispose();
+		}
+	}, 20_000);
+
 	it('says which git commands need the network, and which are not here', async () => {
 		await line('git init');
 		expect((await line('git push')).output).toMatch(/needs a remote repository and the network/);
@@ -359,5 +397,13 @@ async function copyStore(
 		const target = join(folder, place(path));
 		mkdirSync(dirname(target), { recursive: true });
 		writeFileSync(target, bytes);
+	}
+}
+
+async function makeFolders(store: MemoryWorkspaceFiles, folder: string): Promise<void> {
+	let path = '';
+	for (const segment of folder.split('/')) {
+		path = path ? `${path}/${segment}` : segment;
+		if (!(await store.stat(path))) await store.makeDirectory(path);
 	}
 }

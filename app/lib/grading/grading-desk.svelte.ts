@@ -19,14 +19,20 @@ import { startGradeWorker } from './start-grade-worker.js';
 
 /** The grader page's state: the rows, their sort and filter, the open export, the rubric. */
 export class GradingDesk {
-	rows = $state<GradeRow[]>([]);
+	/**
+	 * Raw, not deeply reactive: rows are only ever replaced, never mutated, and a graded summary is
+	 * a large object; deep proxies made every read during 60 exports' updates cost (the page's
+	 * longest tasks were Svelte proxy traps).
+	 */
+	rows = $state.raw<GradeRow[]>([]);
 	sort = $state<{ key: SortKey; direction: SortDirection }>({
 		key: 'name',
 		direction: 'ascending'
 	});
 	filter = $state<TableFilter>({ ...emptyFilter });
 	openId = $state<number | null>(null);
-	detail = $state<GradeDetail | null>(null);
+	/** Raw for the same reason: an export's detail holds every event of its ledger. */
+	detail = $state.raw<GradeDetail | null>(null);
 	rubric = $state<{ name: string; rubric: Rubric } | null>(null);
 	rubricErrors = $state<string[]>([]);
 	notice = $state('');

@@ -54,6 +54,11 @@ export function unsupportedSubcommandMessage(name: string): string {
 	return `git ${name} is not available in the offline sandbox. It runs: ${Object.keys(gitSubcommands).sort().join(', ')}.`;
 }
 
+/** Whether a repository path is a pathspec (a file, a folder, or '' for the whole tree) or under it. */
+function isWithin(path: string, pathspec: string): boolean {
+	return pathspec === '' || path === pathspec || path.startsWith(`${pathspec}/`);
+}
+
 function positional(args: readonly string[]): string[] {
 	return args.filter((arg) => !arg.startsWith('-'));
 }
@@ -145,9 +150,7 @@ async function add(session: GitSession, args: readonly string[]): Promise<GitOut
 	for (const [argument, path] of paths.map(
 		(path, index) => [path, repositoryPaths[index]] as const
 	)) {
-		const matches = rows.some(
-			([file]) => path === '' || file === path || file.startsWith(`${path}/`)
-		);
+		const matches = rows.some(([file]) => isWithin(file, path));
 		if (!matches)
 			throw new GitCommandError(`fatal: pathspec '${argument}' did not match any files`);
 	}
@@ -194,9 +197,7 @@ async function remove(session: GitSession, args: readonly string[]): Promise<str
 	const out: string[] = [];
 	for (const argument of paths) {
 		const path = session.repositoryPath(argument);
-		const inside = [...index.keys()].filter(
-			(file) => file === path || path === '' || file.startsWith(`${path}/`)
-		);
+		const inside = [...index.keys()].filter((file) => isWithin(file, path));
 		if (inside.length === 0)
 			throw new GitCommandError(`fatal: pathspec '${argument}' did not match any files`);
 		if (!index.has(path) && !recursive)
@@ -488,8 +489,7 @@ async function diff(session: GitSession, args: readonly string[]): Promise<strin
 		for (const argument of args.slice(separator + 1))
 			filters.push(session.repositoryPath(argument));
 	const within = (path: string) =>
-		filters.length === 0 ||
-		filters.some((filter) => filter === '' || path === filter || path.startsWith(`${filter}/`));
+		filters.length === 0 || filters.some((filter) => isWithin(path, filter));
 	if (revisions.length === 2) {
 		const [from, to] = revisions as [string, string];
 		const target = await session.treeEntries(to);
@@ -698,8 +698,8 @@ async function restore(session: GitSession, args: readonly string[]): Promise<st
 		const index = await session.indexEntries();
 		for (const argument of paths) {
 			const path = session.repositoryPath(argument);
-			const inside = [...new Set([...head.keys(), ...index.keys()])].filter(
-				(file) => path === '' || file === path || file.startsWith(`${path}/`)
+			const inside = [...new Set([...head.keys(), ...index.keys()])].filter((file) =>
+				isWithin(file, path)
 			);
 			if (inside.length === 0)
 				throw new GitCommandError(
@@ -726,9 +726,7 @@ async function restorePaths(
 	const writes: { file: string; bytes: Uint8Array }[] = [];
 	for (const argument of paths) {
 		const path = session.repositoryPath(argument);
-		const inside = [...index.keys()].filter(
-			(file) => path === '' || file === path || file.startsWith(`${path}/`)
-		);
+		const inside = [...index.keys()].filter((file) => isWithin(file, path));
 		if (inside.length === 0)
 			throw new GitCommandError(
 				`error: pathspec '${argument}' did not match any file(s) known to git`,

@@ -148,7 +148,7 @@ async function add(session: GitSession, args: readonly string[]): Promise<GitOut
 	const repositoryPaths = paths.map((path) => session.repositoryPath(path));
 	const rows = await session.statusRows(repositoryPaths);
 	for (const [argument, path] of paths.map(
-		(path, index) => [path, repositoryPaths[index]] as const
+		(path, index) => [path, repositoryPaths[index] as string] as const
 	)) {
 		const matches = rows.some(([file]) => isWithin(file, path));
 		if (!matches)

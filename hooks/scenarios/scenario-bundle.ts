@@ -11,6 +11,7 @@ import {
 } from './scenario-file-encoding.js';
 import { formatScenarioProblem, type ScenarioProblem } from './scenario-problem.js';
 import { checkDemoScript } from './check-demo-script.js';
+import { unknownStepIntents } from './scenario-steps.js';
 import {
 	describeManifestIssues,
 	scenarioManifestSchema,
@@ -87,8 +88,28 @@ export function checkScenarioBundle(value: unknown): {
 	problems.push(...files.problems);
 	const demo = checkScenarioDemo(value.demo === undefined ? null : value.demo);
 	problems.push(...demo.problems);
+	if (manifest && files.files)
+		for (const problem of stepIntentProblems(manifest, files.files))
+			problems.push({ file: manifestFileName, message: problem.message });
 	if (!manifest || !files.files || problems.length > 0) return { bundle: null, problems };
 	return { bundle: { manifest, files: files.files, demo: demo.demo }, problems };
+}
+
+/** The intents `steps:` names that `.orchestration/active_intents.yaml` does not hold. */
+export function stepIntentProblems(
+	manifest: ScenarioManifest,
+	files: Readonly<Record<string, ScenarioFile>>
+): ReturnType<typeof unknownStepIntents> {
+	if (!manifest.steps) return [];
+	const intents = files[activeIntentsPath];
+	const text = intents ? scenarioFileText(intents) : null;
+	const parsed = text === null ? null : parseIntents(text);
+	// An unreadable intents file is reported on its own; naming every step's intents is noise.
+	if (!parsed?.ok) return [];
+	return unknownStepIntents(
+		manifest.steps,
+		new Set(parsed.document.intents.map((intent) => intent.id))
+	);
 }
 
 /**

@@ -2,12 +2,14 @@ import {
 	checkScenarioDemo,
 	checkScenarioFiles,
 	demoFileName,
+	stepIntentProblems,
 	filesFolderName,
 	manifestFileName,
 	type ScenarioBundle
 } from './scenario-bundle.js';
 import { encodeScenarioFile, type ScenarioFile } from './scenario-file-encoding.js';
 import type { ScenarioProblem } from './scenario-problem.js';
+import { readYamlWithPositions } from '../yaml/yaml-position.js';
 import { parseScenarioManifest, type ScenarioManifest } from './scenario-schema.js';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -48,6 +50,7 @@ export function scenarioFromEntries(entries: ReadonlyMap<string, Uint8Array>): {
 	}
 
 	let manifest: ScenarioManifest | null = null;
+	let manifestText: string | null = null;
 	if (!manifestBytes) {
 		problems.push({
 			file: manifestFileName,
@@ -55,6 +58,7 @@ export function scenarioFromEntries(entries: ReadonlyMap<string, Uint8Array>): {
 		});
 	} else {
 		const text = decodeText(manifestBytes);
+		manifestText = text;
 		if (text === null) problems.push({ file: manifestFileName, message: 'is not UTF-8 text' });
 		else {
 			const parsed = parseScenarioManifest(text);
@@ -78,6 +82,21 @@ export function scenarioFromEntries(entries: ReadonlyMap<string, Uint8Array>): {
 		}
 	}
 
+	if (manifest && checkedFiles.files) {
+		const positions = manifestText === null ? null : readYamlWithPositions(manifestText);
+		for (const problem of stepIntentProblems(manifest, checkedFiles.files)) {
+			const at =
+				positions?.ok === true
+					? positions.yaml.valueAt([
+							'steps',
+							problem.step,
+							'intents',
+							manifest.steps?.[problem.step]?.intents.indexOf(problem.intent) ?? 0
+						])
+					: null;
+			problems.push({ file: manifestFileName, ...(at ?? {}), message: problem.message });
+		}
+	}
 	if (!manifest || !checkedFiles.files || problems.length > 0) return { bundle: null, problems };
 	return { bundle: { manifest, files: checkedFiles.files, demo }, problems };
 }

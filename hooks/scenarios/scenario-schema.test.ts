@@ -84,7 +84,7 @@ describe('parseScenarioManifest: errors with line:column', () => {
 
 	it('points at a misspelled key and suggests the right one', () => {
 		expect(errorsOf(`${required}sugested_prompts: []\n`)).toEqual([
-			'5:1 unknown key "sugested_prompts" (did you mean suggested_prompts?); known keys: id, title, summary, brief, suggested_prompts, approval_policy, sandbox, git, default, rubric'
+			'5:1 unknown key "sugested_prompts" (did you mean suggested_prompts?); known keys: id, title, summary, brief, suggested_prompts, approval_policy, sandbox, git, default, rubric, steps'
 		]);
 		expect(errorsOf(`${required}sandbox: { need: any }\n`)[0]).toMatch(
 			/^5:12 unknown key "need" \(did you mean needs\?\)/

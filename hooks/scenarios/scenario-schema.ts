@@ -15,6 +15,7 @@ import {
 	rubricPenaltyKeys,
 	rubricSchema
 } from '../report/rubric.js';
+import { scenarioStepsSchema, stepKeys, stepSolutionKeys } from './scenario-steps.js';
 
 /**
  * `scenario.yaml`: what a learner sees before the workspace opens (title, summary, brief, suggested
@@ -83,7 +84,10 @@ export const scenarioManifestSchema = z.strictObject({
 	default: z.boolean().optional().describe('The scenario `/` opens; exactly one built-in has it.'),
 	rubric: rubricSchema
 		.optional()
-		.describe('How the grader page and `threadline report --rubric` score an export.')
+		.describe('How the grader page and `threadline report --rubric` score an export.'),
+	steps: scenarioStepsSchema
+		.optional()
+		.describe('Numbered steps, each with its brief, intents to pass and optional solution.')
 });
 
 export type ScenarioManifest = z.output<typeof scenarioManifestSchema>;
@@ -202,6 +206,7 @@ export function describeManifestIssues(issues: readonly z.core.$ZodIssue[]): Man
 function knownKeysAt(path: readonly YamlPathSegment[]): readonly string[] {
 	if (path[0] === 'sandbox') return sandboxKeys;
 	if (path[0] === 'git') return gitKeys;
+	if (path[0] === 'steps') return path[2] === 'solution' ? stepSolutionKeys : stepKeys;
 	if (path[0] === 'rubric') {
 		if (path[1] === 'penalties') return path[2] === 'blocks' ? toolErrorCodes : rubricPenaltyKeys;
 		if (path[1] === 'criteria') return rubricCriterionKeys;

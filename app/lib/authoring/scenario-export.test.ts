@@ -26,7 +26,8 @@ const draft: ScenarioDraft = {
 	sandboxNeeds: 'any',
 	sandboxNote: '',
 	commitOnComplete: false,
-	rubric: ''
+	rubric: '',
+	steps: ''
 };
 
 const files = new Map<string, Uint8Array>([
@@ -126,6 +127,51 @@ describe('exportScenarioZip', () => {
 			refused.some((problem) => /bonus/.test(problem.message) || problem.field.includes('bonus'))
 		).toBe(true);
 		expect(exportScenarioZip({ draft: { ...draft, rubric: 'criteria: [' }, files }).ok).toBe(false);
+	});
+
+	it('carries numbered steps with a solution both ways', () => {
+		const steps =
+			'- title: Add verifyToken\n  brief: Add it to src/auth.ts.\n  intents: [INT-001]\n  solution:\n    files:\n      src/auth.ts: |\n        export const verifyToken = 1;\n- title: Document it\n  brief: Say so in docs/.\n  intents: [INT-002]\n';
+		const exported = exportScenarioZip({ draft: { ...draft, steps }, files });
+		expect(exported.ok).toBe(true);
+		if (!exported.ok) return;
+		const manifest = readScenarioZip(exported.zip).bundle?.manifest;
+		expect(manifest?.steps?.map((step) => [step.title, step.intents])).toEqual([
+			['Add verifyToken', ['INT-001']],
+			['Document it', ['INT-002']]
+		]);
+		expect(manifest?.steps?.[0]?.solution?.files['src/auth.ts']).toBe(
+			'export const verifyToken = 1;\n'
+		);
+		expect(draftFromManifest(manifest ?? null).steps).toContain('title: Document it');
+	});
+
+	it('names steps that do not parse, break the schema or name an unknown intent', () => {
+		expect(draftProblems({ ...draft, steps: '- title: [one\n' })).toEqual([
+			expect.objectContaining({ field: expect.stringMatching(/^steps:\d+:\d+$/) })
+		]);
+		expect(draftProblems({ ...draft, steps: 'title: One\n' })).toEqual([
+			{ field: 'steps', message: expect.stringContaining('list') }
+		]);
+		expect(
+			draftProblems({
+				...draft,
+				steps:
+					'- title: One\n  brief: B\n  solution:\n    files: { .orchestration/hooks.yaml: "" }\n'
+			}).map((problem) => problem.field)
+		).toEqual(['steps.0.solution.files..orchestration/hooks.yaml']);
+		const unknown = exportScenarioZip({
+			draft: { ...draft, steps: '- title: One\n  brief: B\n  intents: [INT-404]\n' },
+			files
+		});
+		expect(unknown.ok).toBe(false);
+		if (!unknown.ok)
+			expect(unknown.problems).toEqual([
+				expect.objectContaining({
+					field: expect.stringMatching(/^scenario\.yaml:\d+:\d+$/),
+					message: expect.stringContaining('INT-404')
+				})
+			]);
 	});
 
 	it('refuses a broken hook policy with its line:column', () => {

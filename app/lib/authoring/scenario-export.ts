@@ -1,4 +1,4 @@
-import { isMap, parseDocument, stringify } from 'yaml';
+import { isMap, isSeq, parseDocument, stringify } from 'yaml';
 import { zipEntries } from '../../../hooks/ledger/read-export.js';
 import { hookPolicyPath } from '../../../hooks/policies/hook-policy-schema.js';
 import { activeIntentsPath } from '../../../hooks/pipeline/governance-state.js';
@@ -24,6 +24,8 @@ export interface ScenarioDraft {
 	 * hooks/report/rubric.ts); empty for none.
 	 */
 	rubric: string;
+	/** The numbered steps as YAML (the list under `steps:`, see hooks/scenarios/scenario-steps.ts); empty for none. */
+	steps: string;
 }
 
 /** A problem of one draft field (by its manifest key) or of one file (with line:column). */
@@ -48,8 +50,14 @@ export function scenarioFilesOf(files: Iterable<[string, Uint8Array]>): Map<stri
 	return kept;
 }
 
-/** The rubric text read as YAML: its value, or where and why it does not parse. */
-function readRubric(text: string): { value: unknown } | { problem: AuthoringProblem } | null {
+/**
+ * A YAML field of the draft (the rubric's mapping, the steps' list) read as YAML: its value, or
+ * where and why it does not parse, as `<field>:<line>:<column>`.
+ */
+function readYamlField(
+	text: string,
+	field: 'rubric' | 'steps'
+): { value: unknown } | { problem: AuthoringProblem } | null {
 	if (!text.trim()) return null;
 	const document = parseDocument(text, { prettyErrors: false });
 	const [error] = document.errors;
@@ -59,16 +67,23 @@ function readRubric(text: string): { value: unknown } | { problem: AuthoringProb
 			: [1, 1];
 		return {
 			problem: {
-				field: `rubric:${line}:${column}`,
+				field: `${field}:${line}:${column}`,
 				message: error.message.split('\n')[0] ?? 'not valid YAML'
 			}
 		};
 	}
-	if (!isMap(document.contents))
+	if (field === 'rubric' && !isMap(document.contents))
 		return {
 			problem: {
-				field: 'rubric',
+				field,
 				message: 'the rubric is a mapping: criteria, partial_credit, penalties, minimum'
+			}
+		};
+	if (field === 'steps' && !isSeq(document.contents))
+		return {
+			problem: {
+				field,
+				message: 'steps is a list: "- title: …" with brief, intents and an optional solution'
 			}
 		};
 	return { value: document.toJS() as unknown };
@@ -77,7 +92,8 @@ function readRubric(text: string): { value: unknown } | { problem: AuthoringProb
 export function manifestOf(draft: ScenarioDraft): Record<string, unknown> {
 	const sandbox: Record<string, unknown> = { needs: draft.sandboxNeeds };
 	if (draft.sandboxNote.trim()) sandbox.note = draft.sandboxNote.trim();
-	const rubric = readRubric(draft.rubric);
+	const rubric = readYamlField(draft.rubric, 'rubric');
+	const steps = readYamlField(draft.steps, 'steps');
 	return {
 		id: draft.id,
 		title: draft.title,
@@ -87,14 +103,17 @@ export function manifestOf(draft: ScenarioDraft): Record<string, unknown> {
 		...(draft.commitOnComplete ? { git: { commit_on_complete: true } } : {}),
 		suggested_prompts: draft.suggestedPrompts.map((prompt) => prompt.trim()).filter(Boolean),
 		brief: draft.brief,
-		...(rubric && 'value' in rubric ? { rubric: rubric.value } : {})
+		...(rubric && 'value' in rubric ? { rubric: rubric.value } : {}),
+		...(steps && 'value' in steps ? { steps: steps.value } : {})
 	};
 }
 
 /** The draft's problems by field, as the manifest schema words them. */
 export function draftProblems(draft: ScenarioDraft): AuthoringProblem[] {
-	const rubric = readRubric(draft.rubric);
-	if (rubric && 'problem' in rubric) return [rubric.problem];
+	const yamlProblems = [readYamlField(draft.rubric, 'rubric'), readYamlField(draft.steps, 'steps')]
+		.map((read) => (read && 'problem' in read ? read.problem : null))
+		.filter((problem) => problem !== null);
+	if (yamlProblems.length > 0) return yamlProblems;
 	const checked = scenarioManifestSchema.safeParse(manifestOf(draft));
 	if (checked.success) return [];
 	return checked.error.issues.map((issue) => ({
@@ -149,6 +168,7 @@ export function draftFromManifest(
 		sandbox: { needs: ScenarioDraft['sandboxNeeds']; note?: string };
 		git?: { commit_on_complete: boolean };
 		rubric?: unknown;
+		steps?: unknown;
 	} | null
 ): ScenarioDraft {
 	if (!manifest) {
@@ -162,7 +182,8 @@ export function draftFromManifest(
 			sandboxNeeds: 'any',
 			sandboxNote: '',
 			commitOnComplete: false,
-			rubric: ''
+			rubric: '',
+			steps: ''
 		};
 	}
 	return {
@@ -175,6 +196,7 @@ export function draftFromManifest(
 		sandboxNeeds: manifest.sandbox.needs,
 		sandboxNote: manifest.sandbox.note ?? '',
 		commitOnComplete: manifest.git?.commit_on_complete === true,
-		rubric: manifest.rubric === undefined ? '' : stringify(manifest.rubric, { lineWidth: 100 })
+		rubric: manifest.rubric === undefined ? '' : stringify(manifest.rubric, { lineWidth: 100 }),
+		steps: manifest.steps === undefined ? '' : stringify(manifest.steps, { lineWidth: 100 })
 	};
 }

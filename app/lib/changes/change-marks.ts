@@ -46,7 +46,11 @@ export function contributorWords(contributors: readonly ('ai' | 'human')[]): str
 }
 
 /** The confirmation's text for a restore: what will change, in plain words. */
-export function describePlan(plan: CheckpointPlan, unsavedTabs: number): string {
+export function describePlan(
+	plan: CheckpointPlan,
+	unsavedTabs: number,
+	question = `Restore the workspace to how it was right after event #${plan.seq}?`
+): string {
 	const parts: string[] = [];
 	if (plan.writes.length) parts.push(`${count(plan.writes.length, 'file')} written back`);
 	if (plan.deletes.length) parts.push(`${count(plan.deletes.length, 'file')} deleted`);
@@ -63,7 +67,7 @@ export function describePlan(plan: CheckpointPlan, unsavedTabs: number): string 
 	const unsaved = unsavedTabs
 		? ` ${count(unsavedTabs, 'open file')} with unsaved edits will ask whether to keep them.`
 		: '';
-	return `Restore the workspace to how it was right after event #${plan.seq}? ${what}${kept} The restore is recorded in the ledger as your change, so later events stay in the history and you can restore forward again.${unsaved}`;
+	return `${question} ${what}${kept} The restore is recorded in the ledger as your change, so later events stay in the history and you can restore forward again.${unsaved}`;
 }
 
 function count(value: number, noun: string): string {

@@ -129,8 +129,11 @@ export class WorkspaceChanges {
 		await this.showEventDiff(record.seq);
 	}
 
-	/** "Restore to here": asks first, then restores through the pipeline (a recorded change). */
-	async restore(seq: number): Promise<boolean> {
+	/**
+	 * "Restore to here" (and "Reset step", with its own wording): asks first, then restores
+	 * through the pipeline (a recorded change).
+	 */
+	async restore(seq: number, wording?: { title: string; question: string }): Promise<boolean> {
 		if (this.restoring) return false;
 		const planned = checkpointPlan(this.source.events, seq);
 		if (!planned.ok) {
@@ -138,8 +141,8 @@ export class WorkspaceChanges {
 			return false;
 		}
 		const confirmed = await appDialogs.confirm({
-			title: `Restore to event #${seq}`,
-			message: describePlan(planned.plan, this.workspace.dirtyCount),
+			title: wording?.title ?? `Restore to event #${seq}`,
+			message: describePlan(planned.plan, this.workspace.dirtyCount, wording?.question),
 			confirmLabel: 'Restore',
 			danger: true
 		});

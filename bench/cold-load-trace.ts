@@ -34,8 +34,7 @@ try {
 	const readme = page.getByRole('treeitem', { name: 'README.md', exact: true });
 	await readme.waitFor({ timeout: 60_000 });
 	milestones.tree_listed = Date.now() - started;
-	await page.locator('.xterm-rows').filter({ hasText: 'workspace $' }).waitFor({ timeout: 60_000 });
-	milestones.terminal_prompt = Date.now() - started;
+	// A person clicks the tree as soon as it is there; the terminal's prompt is timed after.
 	await readme.click();
 	const lines = page.locator('.monaco-editor .view-lines').first();
 	await lines.waitFor({ timeout: 60_000 });
@@ -44,6 +43,8 @@ try {
 	await page.keyboard.type('Z');
 	await lines.filter({ hasText: 'Z' }).waitFor({ timeout: 60_000 });
 	milestones.keystroke_accepted = Date.now() - started;
+	await page.locator('.xterm-rows').filter({ hasText: 'workspace $' }).waitFor({ timeout: 60_000 });
+	milestones.terminal_prompt = Date.now() - started;
 	const { profile } = await cdp.send('Profiler.stop');
 	if (profilePath) writeFileSync(profilePath, JSON.stringify(profile));
 	const resources = await page.evaluate(() =>

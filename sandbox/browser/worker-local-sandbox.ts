@@ -4,7 +4,8 @@ import {
 	type LocalSandboxOptions
 } from '../local/local-sandbox-options.js';
 import { ShellSandbox } from '../local/shell-sandbox.js';
-import type { Sandbox } from '../sandbox.js';
+import { WorkspaceFileSystem } from '../local/workspace-file-system.js';
+import type { Sandbox, SandboxFileSystem } from '../sandbox.js';
 import type { ShellWorkerHandle } from '../worker/shell-worker-protocol.js';
 import { WorkerShellHost } from '../worker/worker-shell-host.js';
 
@@ -34,9 +35,28 @@ export interface WorkerLocalSandboxOptions extends LocalSandboxOptions {
 export async function createWorkerLocalSandbox(
 	options: WorkerLocalSandboxOptions
 ): Promise<Sandbox> {
+	return openWorkerLocalSandbox(options).sandbox;
+}
+
+/**
+ * The same sandbox in two parts: `fs` at once (the page's files, readable and writable while
+ * the Worker still loads just-bash, so the IDE shows the tree and opens files without waiting
+ * for it) and `sandbox` when the Worker is ready. `sandbox.fs` is that same `fs`. Writes to `fs`
+ * before then reach the Worker with the first command, like every other page write.
+ */
+export function openWorkerLocalSandbox(options: WorkerLocalSandboxOptions): {
+	fs: SandboxFileSystem;
+	sandbox: Promise<Sandbox>;
+} {
 	const timeouts = checkLocalSandboxOptions(options, 'createWorkerLocalSandbox');
 	const journal = new JournaledWorkspaceFiles(options.files);
-	const host = await WorkerShellHost.start({
+	let created: ShellSandbox | undefined;
+	let failed = false;
+	const fs = new WorkspaceFileSystem(journal, () => {
+		if (failed || created?.isDisposed)
+			throw new Error('This local sandbox has been disposed (or never started)');
+	});
+	const sandbox = WorkerShellHost.start({
 		files: options.files,
 		journal,
 		createWorker: options.createWorker ?? createShellWorker,
@@ -45,8 +65,14 @@ export async function createWorkerLocalSandbox(
 		...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
 		...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
 		...(options.repositoryDatabase ? { repositoryDatabase: options.repositoryDatabase } : {})
-	});
-	return new ShellSandbox(journal, host, timeouts);
+	}).then(
+		(host) => (created = new ShellSandbox(journal, host, timeouts, fs)),
+		(error: unknown) => {
+			failed = true;
+			throw error;
+		}
+	);
+	return { fs, sandbox };
 }
 
 function createShellWorker(): ShellWorkerHandle {

@@ -74,10 +74,15 @@ export class ShellSandbox implements Sandbox {
 	constructor(
 		private readonly files: WorkspaceFiles,
 		private readonly host: ShellCommandHost,
-		private readonly options: ShellSandboxOptions
+		private readonly options: ShellSandboxOptions,
+		/**
+		 * The fs over `files` handed out before this sandbox existed (openWorkerLocalSandbox); it
+		 * must refuse writes once this sandbox is disposed (`isDisposed`).
+		 */
+		fs?: WorkspaceFileSystem
 	) {
 		this.revision = host.initialRepositoryRevision ?? null;
-		this.fs = new WorkspaceFileSystem(files, () => this.assertNotDisposed());
+		this.fs = fs ?? new WorkspaceFileSystem(files, () => this.assertNotDisposed());
 		this.capabilities = {
 			kind: 'local',
 			description: localSandboxDescription,
@@ -297,6 +302,10 @@ export class ShellSandbox implements Sandbox {
 				`Cannot run the command in '${asGiven}': ${info ? 'it is a file' : 'no such folder'} in the workspace`
 			);
 		}
+	}
+
+	get isDisposed(): boolean {
+		return this.disposed;
 	}
 
 	private assertNotDisposed(): void {

@@ -18,6 +18,8 @@ import { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-worksp
 import packageJson from '../../../package.json';
 import type { AgentRuntime } from '../agent-runtime/agent-runtime.svelte.js';
 import { WorkspaceChanges } from '../changes/workspace-changes.svelte.js';
+import type { ScenarioStep } from '../../../hooks/scenarios/scenario-steps.js';
+import type { ScenarioSteps } from '../steps/scenario-steps.svelte.js';
 import { appDialogs } from '../dialogs/app-dialogs.svelte.js';
 import { checkConsentQuestion, rememberedCheckConsent } from './check-consent.js';
 import { classWitness } from '../class/class-witness.svelte.js';
@@ -43,6 +45,8 @@ export type IdeStatus = 'loading' | 'ready' | 'error';
 
 /** Recorded as the trace records' `tool.version`. */
 export const threadlineVersion: string = packageJson.version;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Builtins the offline shell runs itself (not in the sandbox's command list). */
 const shellBuiltins = ['cd', 'export', 'history', 'pwd', 'unset'];
@@ -80,6 +84,8 @@ export class IdeSession {
 	importedTampered = $state(false);
 	/** The session's changes (list, tree marks, diffs, checkpoints); null until the agent runs. */
 	changes = $state<WorkspaceChanges | null>(null);
+	/** The scenario's numbered steps, when it has them; null until the agent runs. */
+	steps = $state<ScenarioSteps | null>(null);
 
 	private store: IndexedDbWorkspaceFiles | null = null;
 	private sandbox: Sandbox | null = null;
@@ -139,9 +145,9 @@ export class IdeSession {
 			this.stopStorageWatch = this.store.onPersistError((problem) => {
 				this.storageProblem = problem ? problem.message : null;
 			});
-			// Monaco (~700 KB gzip) is fetched and compiled on this thread while the shell Worker
-			// boots on another core, so the first file opens at once (measured: the main thread
-			// sat idle for about a second here).
+			// Monaco (~700 KB gzip, about a second of this thread) is fetched and compiled while
+			// the shell Worker boots on the other core. Earlier, at the start, it only delays the
+			// tree: measured, the keystroke lands no sooner and the tree comes ~0.8 s later.
 			preloadEditor();
 			await this.startSandbox();
 			this.status = 'ready';
@@ -373,48 +379,80 @@ export class IdeSession {
 			browserSupported: typeof SharedArrayBuffer !== 'undefined'
 		});
 		const store = this.store;
-		const started = await startSandbox(choice, {
-			startLocal: async () => {
-				const { createWorkerLocalSandbox } =
-					await import('../../../sandbox/browser/worker-local-sandbox.js');
-				return createWorkerLocalSandbox({
-					files: store,
-					repositoryDatabase: gitRepositoryDatabaseName(store.name)
-				});
-			},
-			startWebContainer: async () => {
-				const { createWebContainerSandbox } =
-					await import('../../../sandbox/webcontainer/webcontainer-sandbox.js');
-				return createWebContainerSandbox({
-					files: Object.fromEntries(store.snapshot()),
-					onProgress: (stage) => (this.step = `WebContainer: ${stage}…`)
-				});
-			}
-		});
+		// Whatever writes before the agent exists waits for it: the pipeline records every change.
+		let agentStarted: () => void = () => {};
+		this.agentStarting = new Promise((resolve) => (agentStarted = resolve));
+		let early: Workspace | null = null;
+		let earlyFs: Sandbox['fs'] | null = null;
+		let started: Awaited<ReturnType<typeof startSandbox>>;
+		try {
+			started = await startSandbox(choice, {
+				startLocal: async () => {
+					const { openWorkerLocalSandbox } =
+						await import('../../../sandbox/browser/worker-local-sandbox.js');
+					const opened = openWorkerLocalSandbox({
+						files: store,
+						repositoryDatabase: gitRepositoryDatabaseName(store.name)
+					});
+					// The tree and the editor work from the page's own files while the shell Worker
+					// loads just-bash (about a second and a half here): nobody waits for it to read.
+					earlyFs = opened.fs;
+					early = this.createWorkspace(opened.fs);
+					void early.refresh().then(() => {
+						if (early && !this.workspace) this.workspace = early;
+					});
+					return opened.sandbox;
+				},
+				startWebContainer: async () => {
+					const { createWebContainerSandbox } =
+						await import('../../../sandbox/webcontainer/webcontainer-sandbox.js');
+					return createWebContainerSandbox({
+						files: Object.fromEntries(store.snapshot()),
+						onProgress: (stage) => (this.step = `WebContainer: ${stage}…`)
+					});
+				}
+			});
+		} catch (error) {
+			agentStarted();
+			(early as Workspace | null)?.dispose();
+			if (this.workspace === early) this.workspace = null;
+			throw error;
+		}
 		// A banner only when something is not as asked (a fallback, an unknown ?sandbox= value);
 		// the reason is always available on the sandbox badge.
 		this.sandboxReason = started.reason;
 		this.sandboxNotice = started.fellBack || choice.note ? started.reason : null;
 		this.sandbox = started.sandbox;
 		this.sandboxKind = started.sandbox.kind;
-		// A person's saves are human edits recorded by the pipeline (bound once the agent exists).
-		const workspace: Workspace = new Workspace(started.sandbox.fs, {
-			saveAsHuman: async (path, content) => {
-				// A save while the agent still starts waits for it: the pipeline records human edits.
-				await this.agentStarting;
-				if (this.agent) await this.agent.pipeline.recordHumanEdit({ path, content });
-				else if (content === null) await started.sandbox.fs.rm(path);
-				else await started.sandbox.fs.writeFile(path, content);
-			}
-		});
+		const shownEarly = early as Workspace | null;
+		const workspace =
+			shownEarly && started.sandbox.fs === earlyFs
+				? shownEarly
+				: this.createWorkspace(started.sandbox.fs);
+		if (workspace !== shownEarly) shownEarly?.dispose();
 		await workspace.refresh();
 		this.workspace = workspace;
 		this.shell = governShellSession(await started.sandbox.openShell({ cols: 100, rows: 24 }), () =>
 			this.terminalReview()
 		);
-		this.agentStarting = this.startAgent(started.sandbox, workspace).catch((error: unknown) => {
-			this.agent = null;
-			this.agentProblem = `The agent could not start: ${error instanceof Error ? error.message : String(error)}. Reload the page to try again.`;
+		this.startAgent(started.sandbox, workspace)
+			.catch((error: unknown) => {
+				this.agent = null;
+				this.agentProblem = `The agent could not start: ${error instanceof Error ? error.message : String(error)}. Reload the page to try again.`;
+			})
+			.finally(agentStarted);
+	}
+
+	/** The IDE's files over a sandbox's fs; a person's saves are human edits the pipeline records. */
+	private createWorkspace(fs: Sandbox['fs']): Workspace {
+		return new Workspace(fs, {
+			saveAsHuman: async (path, content) => {
+				// A save while the agent still starts waits for it: the pipeline records human edits.
+				await this.agentStarting;
+				if (this.agent) await this.agent.pipeline.recordHumanEdit({ path, content });
+				else if (content === null) await fs.rm(path);
+				else await fs.writeFile(path, content);
+			}
 		});
 	}
 
@@ -459,7 +497,41 @@ export class IdeSession {
 				if (change.kind === 'appended' && change.origin === 'this-tab')
 					changes.followEvents(change.events);
 			});
+			if (manifest.steps)
+				this.steps = await this.createSteps(manifest.steps, created.runtime, workspace);
 		}
+	}
+
+	/** Loaded with the agent, off the path to the tree and the editor, for stepped scenarios only. */
+	private async createSteps(
+		steps: readonly ScenarioStep[],
+		runtime: AgentRuntime,
+		workspace: Workspace
+	): Promise<ScenarioSteps | null> {
+		const ledger = this.ledger;
+		const changes = this.changes;
+		if (!ledger || !changes) return null;
+		const { ScenarioSteps } = await import('../steps/scenario-steps.svelte.js');
+		return new ScenarioSteps(steps, {
+			get events() {
+				return runtime.events;
+			},
+			ledger,
+			pipeline: runtime.pipeline,
+			verifyIntent: (intentId) => runtime.verifyIntent(intentId),
+			readText: async (path) => {
+				if ((await workspace.stat(path))?.kind !== 'file') return undefined;
+				try {
+					return strictUtf8.decode(await workspace.readFile(path));
+				} catch {
+					return null;
+				}
+			},
+			restore: (seq, wording) => changes.restore(seq, wording),
+			notify: (message) => {
+				this.notice = message;
+			}
+		});
 	}
 
 	private untrustedCheckConsent(scenario: ResolvedScenario): (command: string) => Promise<boolean> {
@@ -476,6 +548,7 @@ export class IdeSession {
 		this.stopFollowingChanges = null;
 		this.changes?.dispose();
 		this.changes = null;
+		this.steps = null;
 		this.agent?.dispose();
 		this.agent = null;
 		this.shell?.dispose();

@@ -1,4 +1,7 @@
-import type { ScenarioBundle } from '../../../hooks/scenarios/scenario-schema.js';
+import {
+	isScenarioId,
+	type ScenarioBundle
+} from '../../../hooks/scenarios/scenario-schema.js';
 import {
 	loadBuiltInScenario,
 	loadRemoteScenario,
@@ -36,6 +39,10 @@ export async function resolveScenario(
 			source: parameter
 		};
 	}
+	// A named built-in is fetched beside the index, not after it: one round trip off the first paint.
+	const named =
+		parameter && isScenarioId(parameter) ? loadBuiltInScenario(parameter, fetcher) : null;
+	named?.catch(() => undefined);
 	const index = await loadScenarioIndex(fetcher);
 	if (!index.ok) throw new Error(index.error);
 	const id =
@@ -46,7 +53,7 @@ export async function resolveScenario(
 			`There is no built-in scenario "${id}". Available: ${index.scenarios.map((scenario) => scenario.id).join(', ')}.`
 		);
 	}
-	const loaded = await loadBuiltInScenario(id, fetcher);
+	const loaded = await (named ?? loadBuiltInScenario(id, fetcher));
 	if (!loaded.ok) throw new Error(loaded.error);
 	return { id, bundle: loaded.bundle, trusted: true, source: `built-in:${id}` };
 }

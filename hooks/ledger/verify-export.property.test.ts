@@ -197,6 +197,35 @@ describe('verify over exports of random sessions (property)', () => {
 		);
 	}, 120_000);
 
+	it('accepts CRLF line ends, and fails a blank line or invalid UTF-8 in the chained files', async () => {
+		const session = await runSession([
+			{ kind: 'select', intent: 'INT-001' },
+			{ kind: 'write', path: 'src/auth/new.ts', content: 'x', intent: 'INT-001' }
+		]);
+		const decoder = new TextDecoder();
+		const encoder = new TextEncoder();
+		for (const name of ['audit.jsonl', 'agent_trace.jsonl']) {
+			const text = decoder.decode(session.orchestration.get(name));
+			const variant = (changed: string | Uint8Array) => {
+				const orchestration = new Map(session.orchestration);
+				orchestration.set(name, typeof changed === 'string' ? encoder.encode(changed) : changed);
+				return verifyExport(session.files, orchestration);
+			};
+			expect((await variant(text.replaceAll('\n', '\r\n'))).ok, `${name} with CRLF`).toBe(true);
+			const blank = await variant(text.replace('\n', '\n\n'));
+			expect(blank.firstFailure).toBe(
+				`.orchestration/${name}: has blank lines (an export holds one line per entry, with at most one final line break)`
+			);
+			const bytes = encoder.encode(text);
+			const broken = new Uint8Array(bytes.length + 1);
+			broken.set(bytes);
+			broken[bytes.length] = 0xc3;
+			const invalid = await variant(broken);
+			expect(invalid.ok).toBe(false);
+			expect(invalid.orchestration?.problems).toContain(`${name}: is not valid UTF-8`);
+		}
+	});
+
 	it('fails when a file is swapped for another, added, or the scope is widened afterwards', async () => {
 		await fc.assert(
 			fc.asyncProperty(

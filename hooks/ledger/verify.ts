@@ -1,5 +1,5 @@
 import { loadSyncContentHasher, type SyncContentHasher } from '../hashing/sync-sha256.js';
-import { readJsonl, type JsonlSource } from './read-jsonl.js';
+import type { JsonlSource } from './read-jsonl.js';
 import { verifyPass } from './verify-pass.js';
 import { emptyFilesCheck, verifyWorkspaceFiles, type FilesCheck } from './verify-files.js';
 import { verifyOrchestrationFiles, type OrchestrationCheck } from './verify-orchestration.js';
@@ -81,13 +81,7 @@ export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
 	}
 	let orchestration: OrchestrationCheck | null = null;
 	if (input.orchestrationFiles) {
-		orchestration = await verifyOrchestrationFiles(
-			events,
-			// The exported files' own lines, so blank lines or trailing text in them are caught.
-			exportedLines(input.orchestrationFiles.get('audit.jsonl')),
-			exportedLines(input.orchestrationFiles.get('agent_trace.jsonl')),
-			input.orchestrationFiles
-		);
+		orchestration = await verifyOrchestrationFiles(events, input.orchestrationFiles);
 	}
 	const orchestrationFailure = orchestration?.problems[0]
 		? `.orchestration/${orchestration.problems[0]}`
@@ -120,10 +114,4 @@ export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
 		classMismatches: pass.classMismatches,
 		firstFailure
 	};
-}
-
-function exportedLines(bytes: Uint8Array | undefined): string[] {
-	if (!bytes) return [];
-	const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-	return readJsonl(text).map((entry) => entry.text);
 }

@@ -1,4 +1,3 @@
-import { countLines } from '../../hooks/ledger/read-jsonl.js';
 import { verifyLedger } from '../../hooks/ledger/verify.js';
 import { loadExport } from './read-export-source.js';
 import { nodeContentHash } from './node-ports.js';
@@ -10,9 +9,21 @@ import { witnessedVerify, type WitnessReport } from './witnessed-verify.js';
 const progressFrom = 20_000;
 
 /** `verifying audit.jsonl: 40,000 of 100,000 events` on stderr, rewritten in place on a TTY. */
-function progressLine(auditJsonl: string): { update(read: number): void; end(): void } | null {
+function* megabytesOf(bytes: Uint8Array): Generator<Uint8Array> {
+	for (let start = 0; start < bytes.length; start += 1 << 20)
+		yield bytes.subarray(start, start + (1 << 20));
+}
+
+/** Lines of jsonl bytes: the number of `\n`, plus one unfinished line. */
+function countLinesOfBytes(bytes: Uint8Array): number {
+	let count = 0;
+	for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
+	return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? count + 1 : count;
+}
+
+function progressLine(audit: Uint8Array): { update(read: number): void; end(): void } | null {
 	if (!process.stderr.isTTY) return null;
-	const total = countLines(auditJsonl);
+	const total = countLinesOfBytes(audit);
 	if (total < progressFrom) return null;
 	const format = (count: number) => count.toLocaleString('en-US');
 	return {
@@ -36,10 +47,14 @@ export async function verifyCommand(
 		);
 	const source = positional[0] as string;
 	const loaded = await loadExport(source);
-	const progress = progressLine(loaded.auditJsonl);
+	const auditBytes = loaded.orchestrationFiles.get('audit.jsonl') ?? new Uint8Array(0);
+	const traceBytes = loaded.orchestrationFiles.get('agent_trace.jsonl') ?? new Uint8Array(0);
+	const progress = progressLine(auditBytes);
 	const report = await verifyLedger({
-		auditJsonl: loaded.auditJsonl,
-		traceJsonl: loaded.traceJsonl,
+		// The bytes, a megabyte at a time and decoded line by line: decoding 65 MB in one piece
+		// costs more than verifying it, and holding all its lines at once keeps the GC busy.
+		auditJsonl: megabytesOf(auditBytes),
+		traceJsonl: megabytesOf(traceBytes),
 		files: loaded.files,
 		links: loaded.links,
 		orchestrationFiles: loaded.orchestrationFiles,

@@ -13,32 +13,41 @@ const lineFeed = 0x0a;
 const carriageReturn = 0x0d;
 
 export function jsonlLayout(bytes: Uint8Array): JsonlLayout {
+	if (!isUtf8(bytes)) return 'invalid-utf8';
+	return hasBlankLines(bytes) ? 'blank-lines' : 'ok';
+}
+
+function isUtf8(bytes: Uint8Array): boolean {
 	const length = bytes.length;
-	/** Bytes of the current line so far (a `\r` right before `\n` not counted). */
-	let lineBytes = 0;
-	let firstLine = true;
-	let blank = false;
 	let index = 0;
 	while (index < length) {
-		const byte = bytes[index] as number;
-		if (byte < 0x80) {
-			if (byte === lineFeed) {
-				// An empty line is blank, but for a file that is one line break and nothing else.
-				if (lineBytes === 0 && !(firstLine && index === length - 1)) blank = true;
-				lineBytes = 0;
-				firstLine = false;
-			} else if (byte === carriageReturn && bytes[index + 1] === lineFeed) {
-				// Part of a `\r\n` break, not of the line.
-			} else lineBytes++;
-			index++;
-			continue;
-		}
+		// ASCII runs in a tight loop: nearly every byte of an export.
+		while (index < length && (bytes[index] as number) < 0x80) index++;
+		if (index >= length) return true;
 		const width = sequenceWidth(bytes, index, length);
-		if (width === 0) return 'invalid-utf8';
-		lineBytes += width;
+		if (width === 0) return false;
 		index += width;
 	}
-	return blank ? 'blank-lines' : 'ok';
+	return true;
+}
+
+/** Jumps from line break to line break (native `indexOf`), looking for an empty line. */
+function hasBlankLines(bytes: Uint8Array): boolean {
+	let lineStart = 0;
+	let firstLine = true;
+	for (
+		let newline = bytes.indexOf(lineFeed);
+		newline >= 0;
+		newline = bytes.indexOf(lineFeed, lineStart)
+	) {
+		const end =
+			newline > lineStart && bytes[newline - 1] === carriageReturn ? newline - 1 : newline;
+		// An empty line is blank, but for a file that is one line break and nothing else.
+		if (end === lineStart && !(firstLine && newline === bytes.length - 1)) return true;
+		firstLine = false;
+		lineStart = newline + 1;
+	}
+	return false;
 }
 
 /** The length of the valid UTF-8 sequence starting at `index` (a non-ASCII lead), 0 if invalid. */

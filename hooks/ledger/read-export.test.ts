@@ -26,7 +26,12 @@ describe('readExportFiles', () => {
 		expect(result.traceJsonl).toBe('{"t":1}\n');
 		expect([...result.files.keys()].sort()).toEqual(['README.md', 'src/index.ts']);
 		expect(decoder.decode(result.files.get('src/index.ts'))).toBe('export {};\n');
+		// The chained files are text in auditJsonl/traceJsonl only (decoded when read).
 		expect([...result.orchestration.keys()].sort()).toEqual([
+			'active_intents.yaml',
+			'intent_map.md'
+		]);
+		expect([...result.orchestrationFiles.keys()].sort()).toEqual([
 			'active_intents.yaml',
 			'agent_trace.jsonl',
 			'audit.jsonl',

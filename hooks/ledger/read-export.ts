@@ -3,13 +3,14 @@ import { EntryPathSet, canonicalEntryPath } from '../paths/normalize-path.js';
 import { exportZipLimits, readZip, ZipReadError, type ZipLimits } from '../zip/read-zip.js';
 
 export interface ExportFiles {
-	auditJsonl: string;
-	traceJsonl: string;
+	/** The chained files as text, decoded when first read (65 MB for a 100k-event ledger). */
+	readonly auditJsonl: string;
+	readonly traceJsonl: string;
 	/** The workspace: every file outside `.orchestration/`, by relative path. */
 	files: Map<string, Uint8Array>;
 	/** Symbolic links of the workspace (never followed), by path, to their target as written. */
 	links: Map<string, string>;
-	/** The files of `.orchestration/` by their path inside it, as text. */
+	/** The files of `.orchestration/` by their path inside it, as text (the two jsonl files apart). */
 	orchestration: Map<string, string>;
 	/** The same files as bytes, for verify's byte-for-byte checks. */
 	orchestrationFiles: Map<string, Uint8Array>;
@@ -105,7 +106,8 @@ export function readExportFiles(
 				return { error: `invalid export: ${path} is a symbolic link inside .orchestration/` };
 			}
 			const name = relative.slice(orchestrationFolder.length);
-			orchestration.set(name, decoder.decode(entry.content));
+			if (name !== auditName && name !== traceName)
+				orchestration.set(name, decoder.decode(entry.content));
 			orchestrationFiles.set(name, entry.content);
 		} else if ('link' in entry) {
 			links.set(relative, entry.link);
@@ -113,9 +115,20 @@ export function readExportFiles(
 			files.set(relative, entry.content);
 		}
 	}
+	// Decoded on first use: verify reads the bytes line by line instead (see JsonlLineReader).
+	const lazyText = (name: string) => {
+		let text: string | undefined;
+		return () => (text ??= decoder.decode(orchestrationFiles.get(name) ?? new Uint8Array(0)));
+	};
+	const auditText = lazyText(auditName);
+	const traceText = lazyText(traceName);
 	return {
-		auditJsonl: orchestration.get(auditName) ?? '',
-		traceJsonl: orchestration.get(traceName) ?? '',
+		get auditJsonl() {
+			return auditText();
+		},
+		get traceJsonl() {
+			return traceText();
+		},
 		files,
 		links,
 		orchestration,

@@ -62,6 +62,9 @@ export class JsonlLineReader {
 	readonly #decoder = new TextDecoder('utf-8', { fatal: false });
 	/** Bytes after the last newline of the chunks read so far. */
 	#pendingBytes = new Uint8Array(0);
+	/** The lines of the last byte chunk, decoded one by one; taken from `#lineIndex` on. */
+	#lines: string[] = [];
+	#lineIndex = 0;
 
 	constructor(source: JsonlSource) {
 		if (typeof source === 'string') {
@@ -78,6 +81,14 @@ export class JsonlLineReader {
 	/** The next non-empty line, `null` at the end, or `'more'` when `fill()` is needed. */
 	take(): JsonlLine | null | 'more' {
 		for (;;) {
+			if (this.#lineIndex < this.#lines.length) {
+				// A byte chunk, decoded line by line.
+				const lineText = this.#lines[this.#lineIndex] as string;
+				this.#lines[this.#lineIndex++] = '';
+				this.#line++;
+				if (lineText !== '') return { line: this.#line, text: lineText };
+				continue;
+			}
 			const text = this.#text;
 			const newline = text.indexOf('\n', this.#position);
 			let lineText: string;
@@ -110,30 +121,46 @@ export class JsonlLineReader {
 		const next = await this.#chunks.next();
 		this.#position = 0;
 		if (next.done) {
-			this.#text = this.#decodeBytes(new Uint8Array(0), true);
+			this.#decodeBytes(new Uint8Array(0), true);
 			this.#ended = true;
 			return;
 		}
 		const chunk = next.value;
-		this.#text = typeof chunk === 'string' ? chunk : this.#decodeBytes(chunk, false);
+		if (typeof chunk === 'string') {
+			// A string chunk after byte chunks: their unfinished line comes first.
+			if (this.#pendingBytes.length > 0) this.#decodeBytes(new Uint8Array(0), true);
+			this.#text = chunk;
+		} else this.#decodeBytes(chunk, false);
 	}
 
 	/**
-	 * Decodes bytes up to their last newline and keeps the rest for the next chunk: a newline byte
-	 * is never part of a multi-byte UTF-8 sequence, so each piece decodes on its own, and a
-	 * non-streaming decode is several times faster than `{ stream: true }` (Node's falls back
-	 * to ICU).
+	 * Decodes the complete lines of the bytes read so far, each on its own, and keeps the rest for
+	 * the next chunk (a newline byte is never part of a multi-byte UTF-8 sequence). One line at a
+	 * time, not the whole chunk: a single non-ASCII character (an ellipsis in a preview) would make
+	 * the chunk's text two bytes per character, and decoding, parsing and hashing all slower
+	 * (measured: 600 ms for the 65 MB audit.jsonl in one piece, 50 ms line by line).
 	 */
-	#decodeBytes(chunk: Uint8Array, last: boolean): string {
+	#decodeBytes(chunk: Uint8Array, last: boolean): void {
 		let bytes = chunk;
 		if (this.#pendingBytes.length > 0) {
 			bytes = new Uint8Array(this.#pendingBytes.length + chunk.length);
 			bytes.set(this.#pendingBytes);
 			bytes.set(chunk, this.#pendingBytes.length);
 		}
-		const end = last ? bytes.length : bytes.lastIndexOf(10) + 1;
-		this.#pendingBytes = end < bytes.length ? bytes.slice(end) : new Uint8Array(0);
-		return end === 0 ? '' : this.#decoder.decode(bytes.subarray(0, end));
+		const lines: string[] = [];
+		let start = 0;
+		for (;;) {
+			const newline = bytes.indexOf(10, start);
+			if (newline < 0) break;
+			const end = newline > start && bytes[newline - 1] === 13 ? newline - 1 : newline;
+			lines.push(end === start ? '' : this.#decoder.decode(bytes.subarray(start, end)));
+			start = newline + 1;
+		}
+		if (last && start < bytes.length) lines.push(this.#decoder.decode(bytes.subarray(start)));
+		this.#pendingBytes = !last && start < bytes.length ? bytes.slice(start) : new Uint8Array(0);
+		this.#lines = lines;
+		this.#lineIndex = 0;
+		this.#text = '';
 	}
 
 	/** The next non-empty line or null at the end, filling as needed. */

@@ -1,7 +1,4 @@
-import {
-	isScenarioId,
-	type ScenarioBundle
-} from '../../../hooks/scenarios/scenario-schema.js';
+import { isScenarioId, type ScenarioBundle } from '../../../hooks/scenarios/scenario-schema.js';
 import {
 	loadBuiltInScenario,
 	loadRemoteScenario,

@@ -1,3 +1,4 @@
+import { countLinesOfBytes, megabyteChunks } from '../../hooks/ledger/read-jsonl.js';
 import { verifyLedger } from '../../hooks/ledger/verify.js';
 import { loadExport } from './read-export-source.js';
 import { nodeContentHash } from './node-ports.js';
@@ -9,18 +10,6 @@ import { witnessedVerify, type WitnessReport } from './witnessed-verify.js';
 const progressFrom = 20_000;
 
 /** `verifying audit.jsonl: 40,000 of 100,000 events` on stderr, rewritten in place on a TTY. */
-function* megabytesOf(bytes: Uint8Array): Generator<Uint8Array> {
-	for (let start = 0; start < bytes.length; start += 1 << 20)
-		yield bytes.subarray(start, start + (1 << 20));
-}
-
-/** Lines of jsonl bytes: the number of `\n`, plus one unfinished line. */
-function countLinesOfBytes(bytes: Uint8Array): number {
-	let count = 0;
-	for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
-	return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? count + 1 : count;
-}
-
 function progressLine(audit: Uint8Array): { update(read: number): void; end(): void } | null {
 	if (!process.stderr.isTTY) return null;
 	const total = countLinesOfBytes(audit);
@@ -53,8 +42,8 @@ export async function verifyCommand(
 	const report = await verifyLedger({
 		// The bytes, a megabyte at a time and decoded line by line: decoding 65 MB in one piece
 		// costs more than verifying it, and holding all its lines at once keeps the GC busy.
-		auditJsonl: megabytesOf(auditBytes),
-		traceJsonl: megabytesOf(traceBytes),
+		auditJsonl: megabyteChunks(auditBytes),
+		traceJsonl: megabyteChunks(traceBytes),
 		files: loaded.files,
 		links: loaded.links,
 		orchestrationFiles: loaded.orchestrationFiles,

@@ -183,3 +183,19 @@ export function countLines(text: string): number {
 	}
 	return text.length > 0 && !text.endsWith('\n') ? count + 1 : count;
 }
+
+/**
+ * jsonl bytes as the chunks JsonlLineReader reads best: a megabyte at a time (decoded line by
+ * line), so a 65 MB file is never one string, nor 100k line strings alive at once.
+ */
+export function* megabyteChunks(bytes: Uint8Array): Generator<Uint8Array> {
+	for (let start = 0; start < bytes.length; start += 1 << 20)
+		yield bytes.subarray(start, start + (1 << 20));
+}
+
+/** Counts the lines of jsonl bytes (for progress): the number of `\n`, plus one unfinished line. */
+export function countLinesOfBytes(bytes: Uint8Array): number {
+	let count = 0;
+	for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
+	return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? count + 1 : count;
+}

@@ -50,11 +50,30 @@ export interface VerifyReport {
  * line by line (see verifyPass); they may be given as text or as chunks (a file read in pieces).
  */
 export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
+	return (await verifyLedgerReading(input, false)).report;
+}
+
+/**
+ * verifyLedger, also handing back the audit log's values as the pass parsed them (one per
+ * non-empty line, `undefined` where a line is not JSON), so a report needs no second parse.
+ */
+export async function verifyLedgerAndValues(
+	input: VerifyInput
+): Promise<{ report: VerifyReport; auditValues: unknown[] }> {
+	const read = await verifyLedgerReading(input, true);
+	return { report: read.report, auditValues: read.auditValues ?? [] };
+}
+
+async function verifyLedgerReading(
+	input: VerifyInput,
+	keepValues: boolean
+): Promise<{ report: VerifyReport; auditValues: unknown[] | null }> {
 	const pass = await verifyPass({
 		auditJsonl: input.auditJsonl,
 		traceJsonl: input.traceJsonl,
 		hasher: input.hasher ?? (await loadSyncContentHasher()),
-		keepAuditValues: input.files !== undefined || input.orchestrationFiles !== undefined,
+		keepAuditValues:
+			keepValues || input.files !== undefined || input.orchestrationFiles !== undefined,
 		onProgress: input.onProgress
 	});
 	const audit = pass.audit;
@@ -94,7 +113,7 @@ export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
 	const firstFailure =
 		audit.failure ?? traceFailure ?? invalidFailure ?? orchestrationFailure ?? filesFailure;
 
-	return {
+	const report: VerifyReport = {
 		ok: firstFailure === null,
 		audit: {
 			events: pass.auditEvents,
@@ -114,4 +133,5 @@ export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
 		classMismatches: pass.classMismatches,
 		firstFailure
 	};
+	return { report, auditValues: pass.auditValues };
 }

@@ -3,7 +3,8 @@ import type { Intent } from '../intents/intent.js';
 import { parseIntents } from '../intents/parse-intents.js';
 import type { LedgerEvent } from '../ledger/ledger-event.js';
 import type { ExportFiles } from '../ledger/read-export.js';
-import { verifyLedger, type VerifyReport } from '../ledger/verify.js';
+import { megabyteChunks, type JsonlSource } from '../ledger/read-jsonl.js';
+import { verifyLedgerAndValues, type VerifyReport } from '../ledger/verify.js';
 import { buildReport, type GradingReport } from './build-report.js';
 import { criteriaResults, type CriteriaResult } from './criteria-results.js';
 import { scoreExport, type Rubric, type Score } from './rubric.js';
@@ -19,18 +20,11 @@ export interface GradedExport {
 	score: Score | null;
 }
 
-/** The audit log's events; a line that is not JSON makes the export unreportable. */
-export function parseAuditEvents(auditJsonl: string): LedgerEvent[] {
-	return auditJsonl
-		.split('\n')
-		.filter((line) => line.trim())
-		.map((line, index) => {
-			try {
-				return JSON.parse(line) as LedgerEvent;
-			} catch {
-				throw new Error(`audit.jsonl line ${index + 1} is not JSON`);
-			}
-		});
+/** A chained file's bytes in chunks when the export has them, else its text. */
+function jsonlSource(loaded: ExportFiles, name: 'audit.jsonl' | 'agent_trace.jsonl'): JsonlSource {
+	const bytes = loaded.orchestrationFiles.get(name);
+	if (bytes) return megabyteChunks(bytes);
+	return name === 'audit.jsonl' ? loaded.auditJsonl : loaded.traceJsonl;
 }
 
 /**
@@ -47,13 +41,14 @@ export async function gradeExport(
 		checkFiles?: boolean;
 	} = {}
 ): Promise<GradedExport> {
-	const events = parseAuditEvents(loaded.auditJsonl);
 	const intentsYaml = loaded.orchestration.get('active_intents.yaml');
 	const parsed = intentsYaml ? parseIntents(intentsYaml) : null;
 	const intents = parsed?.ok ? parsed.document.intents : [];
-	const verification = await verifyLedger({
-		auditJsonl: loaded.auditJsonl,
-		traceJsonl: loaded.traceJsonl,
+	// One read of the audit log, line by line from its bytes: verify parses every line, and the
+	// report uses those values rather than parsing the whole file a second time.
+	const { report: verification, auditValues } = await verifyLedgerAndValues({
+		auditJsonl: jsonlSource(loaded, 'audit.jsonl'),
+		traceJsonl: jsonlSource(loaded, 'agent_trace.jsonl'),
 		// The whole export, as `threadline verify` checks it: workspace files, links and every
 		// `.orchestration/` file (none of them for a bare jsonl pair, which says so).
 		...(options.checkFiles === false
@@ -65,6 +60,9 @@ export async function gradeExport(
 				}),
 		...(options.hasher ? { hasher: options.hasher } : {})
 	});
+	const unreadable = auditValues.indexOf(undefined);
+	if (unreadable >= 0) throw new Error(`audit.jsonl line ${unreadable + 1} is not JSON`);
+	const events = auditValues as LedgerEvent[];
 	const report = buildReport(events, intents);
 	const criteria = criteriaResults(events, intents);
 	const verified = verification.ok;

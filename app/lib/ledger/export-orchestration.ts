@@ -1,6 +1,7 @@
 import type { Intent } from '../../../hooks/intents/intent.js';
 import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
 import { exportOrchestration } from '../../../hooks/ledger/export.js';
+import { megabyteChunks } from '../../../hooks/ledger/read-jsonl.js';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import { zipEntries } from '../../../hooks/ledger/read-export.js';
 import type { VerifyInput } from '../../../hooks/ledger/verify.js';
@@ -77,8 +78,8 @@ export function exportVerifyInput(input: OrchestrationZipInput): VerifyInput {
 		} else files.set(path, bytes);
 	}
 	return {
-		auditJsonl: decoder.decode(orchestrationFiles.get('audit.jsonl')),
-		traceJsonl: decoder.decode(orchestrationFiles.get('agent_trace.jsonl')),
+		auditJsonl: megabyteChunks(orchestrationFiles.get('audit.jsonl') ?? new Uint8Array(0)),
+		traceJsonl: megabyteChunks(orchestrationFiles.get('agent_trace.jsonl') ?? new Uint8Array(0)),
 		files,
 		orchestrationFiles
 	};

@@ -2,7 +2,7 @@
 // The verify Worker: the same verifyLedger as `threadline verify`, off the page's thread, with
 // progress. A Cancel terminates the Worker, so nothing here needs to look for one.
 import { exportOrchestration } from '../../../hooks/ledger/export.js';
-import { countLines } from '../../../hooks/ledger/read-jsonl.js';
+import { countLines, countLinesOfBytes } from '../../../hooks/ledger/read-jsonl.js';
 import { verifyLedger } from '../../../hooks/ledger/verify.js';
 import { exportVerifyInput } from './export-orchestration.js';
 import { readStoredEvents } from './read-stored-events.js';
@@ -15,16 +15,6 @@ const chunkBytes = 1 << 20;
 function* chunksOf(bytes: Uint8Array): Generator<Uint8Array> {
 	for (let start = 0; start < bytes.length; start += chunkBytes)
 		yield bytes.subarray(start, start + chunkBytes);
-}
-
-function countNewlines(bytes: Uint8Array): number {
-	let count = 0;
-	let position = bytes.indexOf(10);
-	while (position >= 0) {
-		count++;
-		position = bytes.indexOf(10, position + 1);
-	}
-	return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? count + 1 : count;
 }
 
 scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {
@@ -42,7 +32,9 @@ scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {
 				intents: request.intents,
 				files: request.files
 			});
-			const total = countLines(input.auditJsonl as string);
+			const total = countLinesOfBytes(
+				input.orchestrationFiles?.get('audit.jsonl') ?? new Uint8Array(0)
+			);
 			post({ kind: 'progress', checked: 0, total });
 			const report = await verifyLedger({
 				...input,
@@ -54,7 +46,7 @@ scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {
 		if (request.kind === 'jsonl') {
 			auditJsonl = chunksOf(request.audit);
 			traceJsonl = chunksOf(request.trace);
-			total = countNewlines(request.audit);
+			total = countLinesOfBytes(request.audit);
 		} else {
 			// No workspace given: the two chains and the records only (the report says so).
 			const events = request.kind === 'events' ? request.events : await readStoredEvents(request);

@@ -11,6 +11,7 @@ import { fullSizes, runBench, verifyBudget } from './run-bench.js';
 import { shellTransactionOverhead } from './shell-transaction.js';
 import { shareLinkFigures } from './share-link-figures.js';
 import { gradePageFigures } from './grade-page.js';
+import { verifyInOwnProcess } from './verify-in-own-process.js';
 
 const started = performance.now();
 const progress = (line: string) =>
@@ -20,6 +21,12 @@ try {
 	const core = await runBench(fullSizes, progress, (exported) => {
 		ledgerFiles = writeLedgerFiles(exported);
 	});
+	progress('timing verify in a process of its own (what `threadline verify` runs)');
+	const verifyProcess = await retryFigure(
+		'verify in its own process',
+		async () => verifyInOwnProcess(ledgerFiles),
+		progress
+	);
 	progress('tool-call overhead through the pipeline (no human, no sandbox)');
 	const toolCall = await toolCallOverhead();
 	progress('export of 10k trace records');
@@ -49,14 +56,23 @@ try {
 	const browserFigureSet = isFigureError(browser) ? {} : browser;
 	const verifyBrowser = browserFigureSet.chain_verify_browser as
 		{ verify_ms: number; verified_ok: boolean; events: number } | undefined;
+	const ownProcess = isFigureError(verifyProcess) ? null : verifyProcess;
 	const chainVerify = {
 		...core.chain_verify_100k,
+		// The budgeted figure: a process that only verifies, as the CLI is. The bench's own
+		// process holds the 100k-event ledger it built, and its verify pays for that heap.
+		verify_ms: ownProcess?.verify_ms ?? null,
+		verify_runs_ms: ownProcess?.runs_ms ?? null,
+		verify_ms_in_bench_process: core.chain_verify_100k.verify_ms,
 		verify_ms_browser: verifyBrowser?.verify_ms ?? null,
 		verified_ok_browser: verifyBrowser?.verified_ok ?? null,
 		budget: { verify_ms: verifyBudget.verify_ms, verify_ms_browser: 1_500 }
 	};
+	chainVerify.verified_ok = chainVerify.verified_ok && ownProcess?.verified_ok === true;
 	chainVerify.within_budget =
-		core.chain_verify_100k.within_budget &&
+		ownProcess !== null &&
+		ownProcess.verified_ok &&
+		ownProcess.verify_ms <= verifyBudget.verify_ms &&
 		typeof verifyBrowser?.verify_ms === 'number' &&
 		verifyBrowser.verified_ok &&
 		verifyBrowser.verify_ms <= 1_500;

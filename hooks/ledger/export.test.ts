@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from './canonical-json.js';
-import { exportOrchestration } from './export.js';
+import { exportOrchestration, exportOrchestrationBytes } from './export.js';
 import { buildMixedLedger } from './ledger-test-fixtures.js';
 import { renderIntentMap } from './intent-map.js';
 import type { Intent } from '../intents/intent.js';
@@ -114,5 +114,24 @@ describe('exportOrchestration', () => {
 		});
 		expect(files.get('audit.jsonl')).toBe('');
 		expect(files.get('agent_trace.jsonl')).toBe('');
+	});
+
+	it('writes the same files as bytes, line by line, non-ASCII and large ledgers included', async () => {
+		const { events } = await buildMixedLedger();
+		// Lines with characters outside ASCII (one, two and four bytes in UTF-8), and enough of
+		// them to grow the buffer past its first 64 KB.
+		const many = Array.from({ length: 400 }, (_, index) => ({
+			...(events[0] as (typeof events)[number]),
+			seq: index + 1,
+			note: `é €𝄞 ${'x'.repeat(index)}`
+		})) as unknown as typeof events;
+		for (const ledger of [events, many, []]) {
+			const input = { events: ledger, activeIntentsYaml: intentsYaml, agentMd: '', intents };
+			const texts = exportOrchestration(input);
+			const bytes = exportOrchestrationBytes(input);
+			expect([...bytes.keys()]).toEqual([...texts.keys()]);
+			for (const [name, text] of texts)
+				expect(new TextDecoder().decode(bytes.get(name)), name).toBe(text);
+		}
 	});
 });

@@ -39,17 +39,63 @@ export function exportOrchestration(input: OrchestrationExportInput): Map<string
 		audit += canonicalJson(event) + '\n';
 		if (event.type === 'mutation-record') trace += canonicalJson(event.trace) + '\n';
 	}
-	const start = startingOrchestrationTexts(input.events);
+	return new Map([['agent_trace.jsonl', trace], ['audit.jsonl', audit], ...notesOf(input)]);
+}
+
+/**
+ * The same files as UTF-8 bytes, for the zip: each jsonl line is encoded on its own into one
+ * growing buffer. Concatenating 30 MB of lines first made one rope string that a single
+ * non-ASCII character turned two bytes wide, and encoding it cost more than writing it.
+ */
+export function exportOrchestrationBytes(input: OrchestrationExportInput): Map<string, Uint8Array> {
+	const audit = new LineBytes();
+	const trace = new LineBytes();
+	for (const event of input.events) {
+		audit.push(canonicalJson(event));
+		if (event.type === 'mutation-record') trace.push(canonicalJson(event.trace));
+	}
+	const encoder = new TextEncoder();
 	return new Map([
-		['agent_trace.jsonl', trace],
-		['audit.jsonl', audit],
+		['agent_trace.jsonl', trace.bytes()],
+		['audit.jsonl', audit.bytes()],
+		...notesOf(input).map(([name, text]) => [name, encoder.encode(text)] as [string, Uint8Array])
+	]);
+}
+
+/** The derived notes and the intents file, after the two jsonl files. */
+function notesOf(input: OrchestrationExportInput): [string, string][] {
+	const start = startingOrchestrationTexts(input.events);
+	return [
 		['intent_map.md', renderIntentMap(input.events, intentsOf(input.activeIntentsYaml))],
 		[
 			'AGENT.md',
 			start === null ? input.agentMd : renderAgentNotes(start.get('AGENT.md') ?? null, input.events)
 		],
 		['active_intents.yaml', input.activeIntentsYaml]
-	]);
+	];
+}
+
+/** jsonl lines written as UTF-8 into a buffer that doubles when full. */
+class LineBytes {
+	#buffer = new Uint8Array(1 << 16);
+	#length = 0;
+	readonly #encoder = new TextEncoder();
+
+	push(line: string): void {
+		// UTF-8 needs at most three bytes per UTF-16 unit, plus the line break.
+		const needed = this.#length + line.length * 3 + 1;
+		if (needed > this.#buffer.length) {
+			const grown = new Uint8Array(Math.max(needed, this.#buffer.length * 2));
+			grown.set(this.#buffer.subarray(0, this.#length));
+			this.#buffer = grown;
+		}
+		this.#length += this.#encoder.encodeInto(line, this.#buffer.subarray(this.#length)).written;
+		this.#buffer[this.#length++] = 10;
+	}
+
+	bytes(): Uint8Array {
+		return this.#buffer.slice(0, this.#length);
+	}
 }
 
 /** The intents an exported `active_intents.yaml` declares; none when it does not parse. */

@@ -1,6 +1,6 @@
 import type { Intent } from '../../../hooks/intents/intent.js';
 import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
-import { exportOrchestration } from '../../../hooks/ledger/export.js';
+import { exportOrchestrationBytes } from '../../../hooks/ledger/export.js';
 import { megabyteChunks } from '../../../hooks/ledger/read-jsonl.js';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import { zipEntries } from '../../../hooks/ledger/read-export.js';
@@ -27,7 +27,6 @@ export interface OrchestrationZipInput {
 }
 
 const orchestrationFolder = '.orchestration/';
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
@@ -43,7 +42,7 @@ export function orchestrationZipEntries(input: OrchestrationZipInput): Map<strin
 	// issue 7 (verify): the workspace's intents file is the last recorded version (a person may
 	// have saved YAML that does not parse; governance then keeps the last valid intents).
 	const intentsFile = files.get(activeIntentsPath);
-	const generated = exportOrchestration({
+	const generated = exportOrchestrationBytes({
 		events: input.events,
 		activeIntentsYaml: intentsFile ? decoder.decode(intentsFile) : input.activeIntentsYaml,
 		agentMd: input.agentMd ?? (agentNotes ? decoder.decode(agentNotes) : ''),
@@ -58,8 +57,8 @@ export function orchestrationZipEntries(input: OrchestrationZipInput): Map<strin
 		if (generatedName !== null && generated.has(generatedName)) continue;
 		entries.set(prefix + path, content);
 	}
-	for (const [name, text] of generated) {
-		entries.set(`${prefix}${orchestrationFolder}${name}`, encoder.encode(text));
+	for (const [name, bytes] of generated) {
+		entries.set(`${prefix}${orchestrationFolder}${name}`, bytes);
 	}
 	refuseSecrets(entries, input.secrets ?? [], prefix);
 	return entries;

@@ -426,16 +426,24 @@ export class IdeSession {
 		this.sandbox = started.sandbox;
 		this.sandboxKind = started.sandbox.kind;
 		const shownEarly = early as Workspace | null;
-		const workspace =
-			shownEarly && started.sandbox.fs === earlyFs
-				? shownEarly
-				: this.createWorkspace(started.sandbox.fs);
-		if (workspace !== shownEarly) shownEarly?.dispose();
-		await workspace.refresh();
-		this.workspace = workspace;
-		this.shell = governShellSession(await started.sandbox.openShell({ cols: 100, rows: 24 }), () =>
-			this.terminalReview()
-		);
+		let workspace: Workspace;
+		try {
+			workspace =
+				shownEarly && started.sandbox.fs === earlyFs
+					? shownEarly
+					: this.createWorkspace(started.sandbox.fs);
+			if (workspace !== shownEarly) shownEarly?.dispose();
+			await workspace.refresh();
+			this.workspace = workspace;
+			this.shell = governShellSession(
+				await started.sandbox.openShell({ cols: 100, rows: 24 }),
+				() => this.terminalReview()
+			);
+		} catch (error) {
+			// No agent will start: whatever waits for it (a save, a stop) must not wait forever.
+			agentStarted();
+			throw error;
+		}
 		this.startAgent(started.sandbox, workspace)
 			.catch((error: unknown) => {
 				this.agent = null;

@@ -307,6 +307,14 @@ export class GradingDesk {
 		return renderExportMarkdown(summary.name, summary.report, summary.verified, summary.score);
 	}
 
+	/**
+	 * Starts the grading Workers before anything is picked: loading and compiling their code
+	 * (verify, report, the zip reader) is then done while the grader finds the files, not after.
+	 */
+	prepare(): void {
+		this.#pool();
+	}
+
 	dispose(): void {
 		if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
 		for (const worker of this.#workers) worker.terminate();

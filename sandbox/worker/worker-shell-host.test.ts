@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
 	createWorkerLocalSandbox as createWorkerLocalSandboxWithoutReview,
+	openWorkerLocalSandbox,
 	type WorkerLocalSandboxOptions
 } from '../browser/worker-local-sandbox.js';
 import { describeSandboxContract } from '../contract/sandbox-contract.js';
@@ -193,6 +194,42 @@ describe('the Worker-backed local sandbox', () => {
 		await expect(
 			createWorkerLocalSandbox({ files: new MemoryWorkspaceFiles(), createWorker: () => broken })
 		).rejects.toThrow(/could not start: chunk failed/);
+	});
+
+	it('hands out its fs before the Worker is ready: the same fs, whose writes reach commands', async () => {
+		const files = new MemoryWorkspaceFiles({ 'a.txt': 'a\n' });
+		const opened = openWorkerLocalSandbox({
+			files,
+			createWorker: () => createInProcessShellWorker()
+		});
+		// Read and written while the Worker still loads, as the IDE's tree and editor do.
+		expect(decoder.decode(await opened.fs.readFile('a.txt'))).toBe('a\n');
+		await opened.fs.writeFile('b.txt', 'early\n');
+		sandbox = committingEverything(await opened.sandbox);
+		const ready = await opened.sandbox;
+		expect(ready.fs).toBe(opened.fs);
+		const result = await sandbox.exec('cat b.txt');
+		expect(result.output).toContain('early');
+		await ready.dispose();
+		await expect(opened.fs.writeFile('c.txt', 'late\n')).rejects.toThrow(/disposed/);
+	});
+
+	it('refuses writes to the early fs once the Worker failed to start', async () => {
+		const silent: ShellWorkerHandle = {
+			onmessage: null,
+			onerror: null,
+			postMessage() {},
+			terminate() {}
+		};
+		const files = new MemoryWorkspaceFiles();
+		const opened = openWorkerLocalSandbox({
+			files,
+			createWorker: () => silent,
+			startTimeoutMs: 50
+		});
+		await expect(opened.sandbox).rejects.toThrow(/did not start within 50 ms/);
+		await expect(opened.fs.writeFile('x.txt', 'x')).rejects.toThrow(/never started/);
+		expect(files.snapshot().has('x.txt')).toBe(false);
 	});
 
 	it('gives up on a Worker that never answers', async () => {

@@ -1,44 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { flushSync } from 'svelte';
-import { contentHash } from '../../../hooks/hashing/sha256.js';
-import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
-import { createTestPipeline } from '../../../hooks/pipeline/pipeline-test-kit.js';
 import { appDialogs } from '../dialogs/app-dialogs.svelte.js';
-import { Workspace } from '../workspace/workspace.svelte.js';
-import { WorkspaceChanges } from './workspace-changes.svelte.js';
+import { workspaceChangesKit } from './workspace-changes-test-kit.svelte.js';
 
-const encoder = new TextEncoder();
 const texts = ['export const session = 1;\n', '# Demo\n', 'export const sign = 1;\n', '# Mine\n'];
 
 async function setUp() {
-	const session = createTestPipeline({
-		files: { 'src/auth/session.ts': texts[0] as string, 'README.md': texts[1] as string }
+	const kit = await workspaceChangesKit({
+		files: { 'src/auth/session.ts': texts[0] as string, 'README.md': texts[1] as string },
+		keptTexts: texts
 	});
-	const workspace = new Workspace(session.fs);
-	await workspace.refresh();
-	await session.pipeline.recordWorkspaceSnapshot(session.fs.paths());
-	const blobs = new Map<string, Uint8Array>();
-	for (const text of texts) blobs.set(await contentHash(text), encoder.encode(text));
-	const source = $state({ events: [] as readonly LedgerEvent[] });
-	const refresh = async () => {
-		source.events = [...(await session.ledger.events())];
-	};
-	await refresh();
-	const notices: string[] = [];
-	const changes = new WorkspaceChanges(
-		{
-			get events() {
-				return source.events;
-			},
-			pipeline: session.pipeline,
-			blob: async (hash) => blobs.get(hash) ?? null
-		},
-		workspace,
-		(message) => notices.push(message)
-	);
+	const { workspace, refresh, events } = kit;
 	const agentWrites = async (path: string, content: string) => {
-		const before = source.events.length;
-		const outcome = await session.call('write_to_file', {
+		const before = events().length;
+		const outcome = await kit.call('write_to_file', {
 			path,
 			content,
 			intent_id: 'INT-001',
@@ -47,11 +22,11 @@ async function setUp() {
 		expect(outcome.ok).toBe(true);
 		await workspace.refresh();
 		await refresh();
-		return source.events.slice(before);
+		return events().slice(before);
 	};
-	await session.call('select_active_intent', { intent_id: 'INT-001' });
+	await kit.call('select_active_intent', { intent_id: 'INT-001' });
 	await refresh();
-	return { ...session, workspace, changes, notices, refresh, agentWrites };
+	return { ...kit, agentWrites };
 }
 
 describe('WorkspaceChanges', () => {

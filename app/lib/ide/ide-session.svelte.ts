@@ -399,9 +399,13 @@ export class IdeSession {
 					// loads just-bash (about a second and a half here): nobody waits for it to read.
 					earlyFs = opened.fs;
 					early = this.createWorkspace(opened.fs);
-					void early.refresh().then(() => {
-						if (early && !this.workspace) this.workspace = early;
-					});
+					void early.refresh().then(
+						() => {
+							if (early && !this.workspace) this.workspace = early;
+						},
+						// The tree then waits for the sandbox, whose own refresh reports the trouble.
+						() => undefined
+					);
 					return opened.sandbox;
 				},
 				startWebContainer: async () => {
@@ -536,6 +540,7 @@ export class IdeSession {
 					return null;
 				}
 			},
+			unsavedTabs: () => workspace.dirtyCount,
 			restore: (seq, wording) => changes.restore(seq, wording),
 			notify: (message) => {
 				this.notice = message;

@@ -2,20 +2,17 @@
 // The verify Worker: the same verifyLedger as `threadline verify`, off the page's thread, with
 // progress. A Cancel terminates the Worker, so nothing here needs to look for one.
 import { exportOrchestration } from '../../../hooks/ledger/export.js';
-import { countLines, countLinesOfBytes } from '../../../hooks/ledger/read-jsonl.js';
+import {
+	countLines,
+	countLinesOfBytes,
+	megabyteChunks
+} from '../../../hooks/ledger/read-jsonl.js';
 import { verifyLedger } from '../../../hooks/ledger/verify.js';
 import { exportVerifyInput } from './export-orchestration.js';
 import { readStoredEvents } from './read-stored-events.js';
 import type { VerifyRequest, VerifyResponse } from './verify-messages.js';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
-const chunkBytes = 1 << 20;
-
-/** Bytes as chunks of 1 MiB, so the decoded text of a 91 MB file is not one string at once. */
-function* chunksOf(bytes: Uint8Array): Generator<Uint8Array> {
-	for (let start = 0; start < bytes.length; start += chunkBytes)
-		yield bytes.subarray(start, start + chunkBytes);
-}
 
 scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {
 	const request = message.data;
@@ -44,8 +41,8 @@ scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {
 			return;
 		}
 		if (request.kind === 'jsonl') {
-			auditJsonl = chunksOf(request.audit);
-			traceJsonl = chunksOf(request.trace);
+			auditJsonl = megabyteChunks(request.audit);
+			traceJsonl = megabyteChunks(request.trace);
 			total = countLinesOfBytes(request.audit);
 		} else {
 			// No workspace given: the two chains and the records only (the report says so).

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { contentHash } from '../../../hooks/hashing/sha256.js';
 import type { IntentCheck } from '../../../hooks/intents/check-criteria.js';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
-import { createTestPipeline } from '../../../hooks/pipeline/pipeline-test-kit.js';
 import type { ScenarioStep } from '../../../hooks/scenarios/scenario-steps.js';
-import { WorkspaceChanges } from '../changes/workspace-changes.svelte.js';
+import { workspaceChangesKit } from '../changes/workspace-changes-test-kit.svelte.js';
 import { appDialogs } from '../dialogs/app-dialogs.svelte.js';
-import { Workspace } from '../workspace/workspace.svelte.js';
 import { ScenarioSteps, solutionTool } from './scenario-steps.svelte.js';
 import { stepProgressKey } from './step-progress.js';
 
@@ -24,6 +21,9 @@ const steps: ScenarioStep[] = [
 function checkOf(intentId: string, failed: boolean): IntentCheck {
 	return {
 		intent_id: intentId,
+		name: 'Sample intent',
+		status: 'IN_PROGRESS',
+		passed: !failed,
 		criteria: [
 			{
 				description: 'the tests pass',
@@ -33,62 +33,38 @@ function checkOf(intentId: string, failed: boolean): IntentCheck {
 				output: failed ? '1 failing' : ''
 			}
 		]
-	} as unknown as IntentCheck;
+	};
 }
 
 async function setUp(stored?: unknown) {
-	const session = createTestPipeline({
-		files: { 'src/old.ts': 'old\n', 'README.md': '# Demo\n' }
+	const kit = await workspaceChangesKit({
+		files: { 'src/old.ts': 'old\n', 'README.md': '# Demo\n' },
+		keptTexts: ['old\n', '# Demo\n', 'mine\n']
 	});
-	const workspace = new Workspace(session.fs);
-	await workspace.refresh();
-	await session.pipeline.recordWorkspaceSnapshot(session.fs.paths());
-	const source = $state({ events: [] as readonly LedgerEvent[] });
-	const refresh = async () => {
-		source.events = [...(await session.ledger.events())];
-	};
-	await refresh();
-	const blobs = new Map<string, Uint8Array>();
-	const keep = async (text: string) =>
-		blobs.set(await contentHash(text), new TextEncoder().encode(text));
-	for (const text of ['old\n', '# Demo\n', 'mine\n']) await keep(text);
-	const notices: string[] = [];
-	const changes = new WorkspaceChanges(
-		{
-			get events() {
-				return source.events;
-			},
-			pipeline: session.pipeline,
-			blob: async (hash) => blobs.get(hash) ?? null
-		},
-		workspace,
-		(message) => notices.push(message)
-	);
+	const { workspace, changes, notices } = kit;
 	const state = new Map<string, unknown>(stored === undefined ? [] : [[stepProgressKey, stored]]);
 	let failing = true;
 	const scenarioSteps = new ScenarioSteps(steps, {
 		get events() {
-			return source.events;
+			return kit.events();
 		},
 		ledger: {
 			writable: true,
 			state: (key) => state.get(key),
 			setState: (key, value) => state.set(key, structuredClone(value))
 		},
-		pipeline: session.pipeline,
+		pipeline: kit.pipeline,
 		verifyIntent: async (intentId) => checkOf(intentId, failing),
 		readText: async (path) =>
-			(await session.fs.stat(path)) ? await session.fs.readTextFile(path) : undefined,
+			(await kit.fs.stat(path)) ? await kit.fs.readTextFile(path) : undefined,
+		unsavedTabs: () => workspace.dirtyCount,
 		restore: (seq, wording) => changes.restore(seq, wording),
 		notify: (message) => notices.push(message)
 	});
 	return {
-		...session,
-		workspace,
+		...kit,
 		scenarioSteps,
 		state,
-		notices,
-		refresh,
 		pass: () => {
 			failing = false;
 		}
@@ -139,7 +115,7 @@ describe('ScenarioSteps', () => {
 	});
 
 	it('applies the solution after asking, as the person’s recorded change, and resets the step', async () => {
-		const { scenarioSteps, fs, refresh, notices, workspace } = await setUp();
+		const { scenarioSteps, fs, refresh, notices, workspace, events } = await setUp();
 		const declined = scenarioSteps.applySolution();
 		await answer(false);
 		expect(await declined).toBe(false);
@@ -151,7 +127,7 @@ describe('ScenarioSteps', () => {
 		expect(await fs.readTextFile('src/a.ts')).toBe('export const a = 1;\n');
 		expect(await fs.stat('src/old.ts')).toBeNull();
 		await refresh();
-		const records = scenarioSteps['host'].events.filter(
+		const records = events().filter(
 			(event): event is Extract<LedgerEvent, { type: 'mutation-record' }> =>
 				event.type === 'mutation-record'
 		);

@@ -3,7 +3,10 @@ import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import type { ToolPipeline } from '../../../hooks/pipeline/tool-pipeline.js';
 import { solutionChanges, type ScenarioStep } from '../../../hooks/scenarios/scenario-steps.js';
 import { appDialogs } from '../dialogs/app-dialogs.svelte.js';
+import { stepPassed, type StepCheck } from './step-check-summary.js';
 import { openStep, readStepProgress, stepProgressKey, type StepProgress } from './step-progress.js';
+
+export type { StepCheck } from './step-check-summary.js';
 
 /** The tool name a solution's records carry (contributor `human`): the person chose to apply it. */
 export const solutionTool = 'step-solution';
@@ -21,15 +24,11 @@ export interface StepsHost {
 	verifyIntent(intentId: string): Promise<IntentCheck>;
 	/** A workspace file's text; null when it is not UTF-8 text, undefined when it does not exist. */
 	readText(path: string): Promise<string | null | undefined>;
+	/** Open editor tabs with unsaved edits (each asks whether to keep them when its file changes). */
+	unsavedTabs(): number;
 	/** Restores the files to right after `seq`, asking first (WorkspaceChanges.restore). */
 	restore(seq: number, wording: { title: string; question: string }): Promise<boolean>;
 	notify(message: string): void;
-}
-
-/** One step's last check: per intent, what its criteria said. */
-export interface StepCheck {
-	running: boolean;
-	results: { intentId: string; check: IntentCheck | null; error: string | null }[];
 }
 
 /**
@@ -83,15 +82,8 @@ export class ScenarioSteps {
 		}
 		const done: StepCheck = { running: false, results };
 		this.setCheck(index, done);
-		const passed =
-			results.length > 0 &&
-			results.every(
-				(result) =>
-					result.check !== null &&
-					result.check.criteria.every((criterion) => criterion.outcome !== 'failed')
-			);
 		const passedList = [...this.progress.passed];
-		passedList[index] = passed;
+		passedList[index] = stepPassed(done);
 		this.save({ ...this.progress, passed: passedList });
 		return done;
 	}
@@ -148,7 +140,10 @@ export class ScenarioSteps {
 					`Apply the instructor's solution to “${this.current.title}”?`,
 					written.length ? `Written: ${written.join(', ')}.` : '',
 					removed.length ? `Removed: ${removed.join(', ')}.` : '',
-					'It is recorded in the ledger as your change (tool step-solution), so a grader sees it; Reset step undoes it.'
+					'It is recorded in the ledger as your change (tool step-solution), so a grader sees it; Reset step undoes it.',
+					this.host.unsavedTabs() > 0
+						? `${this.host.unsavedTabs()} open file(s) with unsaved edits will ask whether to keep them.`
+						: ''
 				]
 					.filter(Boolean)
 					.join(' '),

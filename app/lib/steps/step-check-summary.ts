@@ -1,5 +1,24 @@
+import type { IntentCheck } from '../../../hooks/intents/check-criteria.js';
 import { verificationSummary } from '../governance-panels/intent-verification.js';
-import type { StepCheck } from './scenario-steps.svelte.js';
+
+/** One step's last check: per intent, what its criteria said. */
+export interface StepCheck {
+	running: boolean;
+	results: { intentId: string; check: IntentCheck | null; error: string | null }[];
+}
+
+/**
+ * A step passes when every one of its intents passed its check (`IntentCheck.passed`: every
+ * runnable criterion passed, and there was at least one). Criteria that are only sentences are
+ * checked by hand and do not pass a step on their own.
+ */
+export function stepPassed(check: StepCheck): boolean {
+	return (
+		!check.running &&
+		check.results.length > 0 &&
+		check.results.every((result) => result.check?.passed === true)
+	);
+}
 
 /** One line per checked intent: "INT-001: All 2 runnable criteria pass". */
 export function stepCheckLines(check: StepCheck): string[] {
@@ -13,12 +32,14 @@ export function stepCheckLines(check: StepCheck): string[] {
 /** The step's verdict in one sentence, for the live region. */
 export function stepCheckVerdict(check: StepCheck, stepNumber: number): string {
 	if (check.running) return `Checking step ${stepNumber}…`;
+	const lines = stepCheckLines(check).join('; ');
+	if (stepPassed(check)) return `Step ${stepNumber} passes: ${lines}.`;
 	const failed = check.results.some(
 		(result) =>
 			result.check === null ||
 			result.check.criteria.some((criterion) => criterion.outcome === 'failed')
 	);
 	return failed
-		? `Step ${stepNumber} is not done yet: ${stepCheckLines(check).join('; ')}.`
-		: `Step ${stepNumber} passes: ${stepCheckLines(check).join('; ')}.`;
+		? `Step ${stepNumber} is not done yet: ${lines}.`
+		: `Step ${stepNumber} has nothing that runs: ${lines}. Check it by hand, then go on.`;
 }

@@ -52,7 +52,7 @@ export async function checkExport(
 	try {
 		return await checkExportCriteria({
 			files: loaded.files,
-			orchestration: loaded.orchestration,
+			orchestration: loaded.orchestrationFiles,
 			intentId: options.intentId,
 			timeoutMs: options.timeoutMs ?? 120_000,
 			startSandbox: (files) => createLocalSandbox({ files: new MemoryWorkspaceFiles(files) })

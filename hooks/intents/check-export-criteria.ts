@@ -28,13 +28,17 @@ export class ExportCriteriaError extends Error {
 export async function checkExportCriteria(input: {
 	/** The export's workspace, by path (outside `.orchestration/`). */
 	files: ReadonlyMap<string, Uint8Array>;
-	/** The export's `.orchestration/` files as text, by their name inside it. */
-	orchestration: ReadonlyMap<string, string>;
+	/**
+	 * The export's `.orchestration/` files as bytes, by their name inside it (`orchestrationFiles`
+	 * of readExportFiles: every one, the chained jsonl files included, as a criterion may read them).
+	 */
+	orchestration: ReadonlyMap<string, Uint8Array>;
 	intentId?: string | undefined;
 	timeoutMs?: number;
 	startSandbox(files: Record<string, Uint8Array>): Promise<CriteriaSandbox>;
 }): Promise<IntentCheck[]> {
-	const yaml = input.orchestration.get('active_intents.yaml');
+	const yamlBytes = input.orchestration.get('active_intents.yaml');
+	const yaml = yamlBytes === undefined ? undefined : new TextDecoder().decode(yamlBytes);
 	if (yaml === undefined)
 		throw new ExportCriteriaError('the export has no .orchestration/active_intents.yaml');
 	const parsed = parseIntents(yaml);
@@ -52,9 +56,7 @@ export async function checkExportCriteria(input: {
 	}
 	const files: Record<string, Uint8Array> = {};
 	for (const [path, content] of input.files) files[path] = content;
-	const encoder = new TextEncoder();
-	for (const [path, text] of input.orchestration)
-		files[`.orchestration/${path}`] = encoder.encode(text);
+	for (const [path, bytes] of input.orchestration) files[`.orchestration/${path}`] = bytes;
 	const sandbox = await input.startSandbox(files);
 	try {
 		const checks: IntentCheck[] = [];

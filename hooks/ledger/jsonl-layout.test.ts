@@ -63,7 +63,7 @@ describe('jsonlLayout', () => {
 
 	it('agrees with decoding, splitting and comparing the text, for any bytes', () => {
 		const pieces = fc.oneof(
-			fc.constantFrom('\n', '\r\n', '\r', 'a', '{"k":"é"}', '𝄞', ''),
+			fc.constantFrom('\n', '\r\n', '\r', 'a', '{"k":"é"}', '𝄞', '', '\ufeff'),
 			fc
 				.uint8Array({ maxLength: 4 })
 				.map((bytes) => Array.from(bytes, (byte) => String.fromCharCode(byte)).join(''))

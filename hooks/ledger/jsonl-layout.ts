@@ -33,7 +33,8 @@ function isUtf8(bytes: Uint8Array): boolean {
 
 /** Jumps from line break to line break (native `indexOf`), looking for an empty line. */
 function hasBlankLines(bytes: Uint8Array): boolean {
-	let lineStart = 0;
+	// A BOM at the very start is not text (a decoder drops it): the first line begins after it.
+	let lineStart = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 	let firstLine = true;
 	for (
 		let newline = bytes.indexOf(lineFeed);

@@ -59,7 +59,14 @@ export class JsonlLineReader {
 	#line = 0;
 	#ended = false;
 	readonly #chunks: Iterator<string | Uint8Array> | AsyncIterator<string | Uint8Array> | null;
-	readonly #decoder = new TextDecoder('utf-8', { fatal: false });
+	/**
+	 * `ignoreBOM`: each line is decoded on its own, and a decoder that strips a BOM would strip one
+	 * at the start of every line, so a line edited to begin with U+FEFF would read as the line
+	 * without it. Only the stream's own first BOM is dropped (#bomChecked), as decoding the whole
+	 * text does.
+	 */
+	readonly #decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+	#bomChecked = false;
 	/** Bytes after the last newline of the chunks read so far. */
 	#pendingBytes = new Uint8Array(0);
 	/** The lines of the last byte chunk, decoded one by one; taken from `#lineIndex` on. */
@@ -146,6 +153,22 @@ export class JsonlLineReader {
 			bytes = new Uint8Array(this.#pendingBytes.length + chunk.length);
 			bytes.set(this.#pendingBytes);
 			bytes.set(chunk, this.#pendingBytes.length);
+		}
+		if (!this.#bomChecked) {
+			const bom = [0xef, 0xbb, 0xbf];
+			const couldBeBom = bom
+				.slice(0, Math.min(3, bytes.length))
+				.every((byte, index) => bytes[index] === byte);
+			if (couldBeBom && bytes.length < 3 && !last) {
+				// Too few bytes yet to tell a BOM from text: wait for the next chunk.
+				this.#pendingBytes = bytes.slice();
+				this.#lines = [];
+				this.#lineIndex = 0;
+				this.#text = '';
+				return;
+			}
+			this.#bomChecked = true;
+			if (couldBeBom && bytes.length >= 3) bytes = bytes.subarray(3);
 		}
 		const lines: string[] = [];
 		let start = 0;

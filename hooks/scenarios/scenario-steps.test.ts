@@ -59,8 +59,14 @@ describe('steps in scenario.yaml', () => {
 
 	it('refuses solutions that would change governance or escape the workspace', () => {
 		for (const [path, wording] of [
-			['.orchestration/active_intents.yaml', /may not change \.orchestration\/ or \.git\//],
-			['.git/config', /may not change \.orchestration\/ or \.git\//],
+			[
+				'.orchestration/active_intents.yaml',
+				/may not change \.orchestration\/, \.git\/ or \.intentignore/
+			],
+			['.git/config', /may not change \.orchestration\/, \.git\/ or \.intentignore/],
+			['.intentignore', /may not change .*\.intentignore/],
+			['.INTENTIGNORE', /may not change .*\.intentignore/],
+			[`src/${'a'.repeat(1_100)}.ts`, /at most 1024/],
 			['../outside.ts', /outside|\.\./],
 			['/etc/passwd', /absolute|outside|\//],
 			['src//a.ts', /canonical/]
@@ -75,6 +81,11 @@ describe('steps in scenario.yaml', () => {
 				`${sampleManifestYaml}steps:\n  - title: One\n    brief: B\n    solution:\n      remove: [.orchestration/hooks.yaml]\n`
 			)[0]
 		).toMatch(/^13:16 .*may not change \.orchestration\//);
+		expect(
+			errorsOf(
+				`${sampleManifestYaml}steps:\n  - title: One\n    brief: B\n    solution:\n      remove: [.intentignore]\n`
+			)[0]
+		).toMatch(/^13:16 .*\.intentignore/);
 	});
 
 	it('refuses an empty solution and a file both written and removed', () => {

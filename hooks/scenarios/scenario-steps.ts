@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizeWorkspacePath } from '../paths/normalize-path.js';
-import { isProtectedPath } from '../paths/protected-paths.js';
+import { isGovernancePath } from '../pipeline/shell-transaction.js';
 
 /**
  * `steps:` in `scenario.yaml`: a scenario taught as numbered steps (as TutorialKit lessons or the
@@ -13,13 +13,19 @@ export const maximumSteps = 50;
 const maximumSolutionFiles = 200;
 const maximumSolutionFileLength = 1_000_000;
 
+/** As for a scenario's own files (scenarioLimits.maximumPathLength). */
+const maximumSolutionPathLength = 1_024;
+
 function checkSolutionPath(path: string): string | null {
+	if (path.length > maximumSolutionPathLength)
+		return `a solution path of ${path.length} characters; at most ${maximumSolutionPathLength} are allowed`;
 	const normalized = normalizeWorkspacePath(path);
 	if (!normalized.ok) return normalized.reason;
 	if (normalized.path !== path)
 		return `${JSON.stringify(path)} is not written the canonical way; use ${JSON.stringify(normalized.path)}`;
-	if (isProtectedPath(path))
-		return `${JSON.stringify(path)}: a solution may not change .orchestration/ or .git/ (they change only through governance)`;
+	// .intentignore too: one click on "Show solution" must not un-protect the scenario's intents.
+	if (isGovernancePath(path))
+		return `${JSON.stringify(path)}: a solution may not change .orchestration/, .git/ or .intentignore (they change only through governance)`;
 	return null;
 }
 

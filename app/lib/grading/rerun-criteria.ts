@@ -21,7 +21,7 @@ export async function rerunCriteria(
 	]);
 	return checkExportCriteria({
 		files: exported.files,
-		orchestration: exported.orchestration,
+		orchestration: exported.orchestrationFiles,
 		timeoutMs: options.timeoutMs ?? 120_000,
 		startSandbox: (files) => createWorkerLocalSandbox({ files: new MemoryWorkspaceFiles(files) })
 	});

@@ -2,11 +2,7 @@
 // The verify Worker: the same verifyLedger as `threadline verify`, off the page's thread, with
 // progress. A Cancel terminates the Worker, so nothing here needs to look for one.
 import { exportOrchestration } from '../../../hooks/ledger/export.js';
-import {
-	countLines,
-	countLinesOfBytes,
-	megabyteChunks
-} from '../../../hooks/ledger/read-jsonl.js';
+import { countLines, countLinesOfBytes, megabyteChunks } from '../../../hooks/ledger/read-jsonl.js';
 import { verifyLedger } from '../../../hooks/ledger/verify.js';
 import { exportVerifyInput } from './export-orchestration.js';
 import { readStoredEvents } from './read-stored-events.js';

@@ -205,6 +205,15 @@ export class ClassStore {
 		}
 	}
 
+	/**
+	 * Rehearses the group commit on made-up ledgers, all rolled back (append-rehearsal.ts), where
+	 * the database can (the embedded one); the number of batches rehearsed.
+	 */
+	async rehearseAppends(milliseconds: number): Promise<number> {
+		if (!this.database.rehearseAppends || milliseconds <= 0) return 0;
+		return this.database.rehearseAppends(milliseconds);
+	}
+
 	async listLedgers(): Promise<LedgerSummary[]> {
 		const rows = await this.database.query<LedgerRow>(
 			`${ledgerSelect} ORDER BY p.name, l.created_at, l.id`

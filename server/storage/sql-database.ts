@@ -12,4 +12,10 @@ export interface SqlDatabase extends SqlExecutor {
 	/** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
 	transaction<Result>(work: (transaction: SqlExecutor) => Promise<Result>): Promise<Result>;
 	close(): Promise<void>;
+	/**
+	 * Runs the group commit for about `milliseconds` on made-up ledgers and rolls it all back, so
+	 * the first learners' appends do not pay for a cold engine (append-rehearsal.ts). The number
+	 * of batches rehearsed.
+	 */
+	rehearseAppends?(milliseconds: number): Promise<number>;
 }

@@ -52,3 +52,27 @@ test('Tab completes paths and commands and keeps focus; Esc then Tab and Shift+T
 	await page.keyboard.press('Shift+Tab');
 	expect(await terminalHasFocus(page)).toBe(false);
 });
+
+test('keys typed while the sandbox starts are kept and run once the shell is ready', async ({
+	page
+}) => {
+	// Hold the shell Worker's script back, so the pane is still starting when the person types.
+	let releaseShell: () => void = () => undefined;
+	const shellHeld = new Promise<void>((resolve) => (releaseShell = resolve));
+	await page.route('**/*local-sandbox.worker*', async (route) => {
+		await shellHeld;
+		await route.continue();
+	});
+	await page.addInitScript(() =>
+		localStorage.setItem('threadline-brief-seen-built-in:jwt-auth', 'seen')
+	);
+	await page.goto('/?scenario=jwt-auth');
+	const pane = page.getByRole('region', { name: 'Terminal' });
+	await expect(pane.getByRole('status')).toHaveText('Starting the sandbox…', { timeout: 30_000 });
+	await pane.focus();
+	await page.keyboard.type('echo early-bird');
+	await page.keyboard.press('Enter');
+	releaseShell();
+	await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/\n\s*early-bird/);
+	await expect.poll(() => lastLine(page), { timeout: 30_000 }).toMatch(/\$$/);
+});

@@ -94,6 +94,57 @@ describe('JsonlLineReader', () => {
 		);
 	});
 
+	it('reads any bytes (invalid UTF-8, lines longer than a chunk) as decoding the whole file does', async () => {
+		// Lines of ASCII, of ASCII with one non-ASCII or invalid byte, and now and then a long one;
+		// cut into chunks anywhere.
+		const asciiLine = fc.integer({ min: 0, max: 900 }).map((length) => 'a'.repeat(length));
+		const oddByte = fc.constantFrom([0xc3, 0xa9], [0x80], [0xff], [0xe2, 0x80], [0xef, 0xbb, 0xbf]);
+		const line = fc.oneof(
+			{ weight: 6, arbitrary: asciiLine.map((text) => new TextEncoder().encode(text)) },
+			{
+				weight: 2,
+				arbitrary: fc
+					.tuple(asciiLine, oddByte, asciiLine)
+					.map(([before, odd, after]) =>
+						Uint8Array.from([
+							...new TextEncoder().encode(before),
+							...odd,
+							...new TextEncoder().encode(after)
+						])
+					)
+			},
+			{
+				weight: 1,
+				arbitrary: fc
+					.integer({ min: 65_000, max: 140_000 })
+					.map((length) => new Uint8Array(length).fill(0x62))
+			}
+		);
+		const file = fc
+			.array(fc.tuple(line, fc.constantFrom([10], [13, 10], [])), { maxLength: 400 })
+			.map((lines) => {
+				const parts = lines.flatMap(([bytes, end]) => [...bytes, ...end]);
+				return Uint8Array.from(parts);
+			});
+		await fc.assert(
+			fc.asyncProperty(file, fc.array(fc.nat(), { maxLength: 4 }), async (bytes, cuts) => {
+				const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort(
+					(a, b) => a - b
+				);
+				const chunks: Uint8Array[] = [];
+				let start = 0;
+				for (const cut of [...points, bytes.length]) {
+					chunks.push(bytes.slice(start, cut));
+					start = cut;
+				}
+				expect(await linesOf(new JsonlLineReader(chunks))).toEqual(
+					expected(new TextDecoder().decode(bytes))
+				);
+			}),
+			{ numRuns: 150 }
+		);
+	});
+
 	it('keeps a CRLF split between two chunks as one line break, and a lone CR at the end in the line', async () => {
 		expect(await linesOf(new JsonlLineReader(['1\r', '\n2\r']))).toEqual([
 			{ line: 1, text: '1' },

@@ -115,6 +115,14 @@ export class TerminalView {
 		else this.#binding = this.#bindPty(session);
 	}
 
+	/**
+	 * Terminal data typed before this view existed (type-ahead.ts): handed to the next shell
+	 * attached, as keys typed while no shell is attached are. Call it before the first `attach`.
+	 */
+	typeAhead(data: readonly string[]): void {
+		if (!this.#disposed) this.#pendingInput.push(...data);
+	}
+
 	setLabel(label: string): void {
 		this.#terminal.textarea?.setAttribute('aria-label', `${label} input`);
 	}

@@ -75,4 +75,8 @@ test('keys typed while the sandbox starts are kept and run once the shell is rea
 	releaseShell();
 	await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/\n\s*early-bird/);
 	await expect.poll(() => lastLine(page), { timeout: 30_000 }).toMatch(/\$$/);
+	// Focus moved on to the terminal itself: the next keys need no click.
+	await page.keyboard.type('echo after-load');
+	await page.keyboard.press('Enter');
+	await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/\n\s*after-load/);
 });

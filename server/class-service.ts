@@ -36,11 +36,6 @@ const hashPattern = /^sha256:[0-9a-f]{64}$/;
 const maxNameLength = 80;
 
 /**
- * The class server: learners join with the class code, append their ledgers' events and get
- * signed receipts; the instructor lists and reads every ledger. Every method takes what came
- * over the wire (untrusted) and answers a status and a body.
- */
-/**
  * Long enough for V8 to optimise the embedded database's hot code before learners arrive (class
  * bench: a cold server's first seconds set the p99); short beside its 5–10 s start.
  */
@@ -49,6 +44,11 @@ const defaultRehearsalMilliseconds = 1_500;
 /** Learners kept in memory by token hash; far above a class's size. */
 const learnerCacheSize = 10_000;
 
+/**
+ * The class server: learners join with the class code, append their ledgers' events and get
+ * signed receipts; the instructor lists and reads every ledger. Every method takes what came
+ * over the wire (untrusted) and answers a status and a body.
+ */
 export class ClassService {
 	readonly #learnerLimiter: RateLimiter;
 	readonly #classLimiter: RateLimiter;
@@ -78,7 +78,10 @@ export class ClassService {
 			now?: () => Date;
 			maxConnections?: number;
 			database?: SqlDatabase;
-			/** How long the store rehearses appends before the first learner's (append-rehearsal.ts). */
+			/**
+			 * How long the store rehearses appends before the first learner's (append-rehearsal.ts);
+			 * 1.5 s for a database it opens itself, none for one handed in.
+			 */
 			rehearsalMilliseconds?: number;
 		} = {}
 	): Promise<ClassService> {
@@ -90,7 +93,6 @@ export class ClassService {
 		const store = new ClassStore(database);
 		try {
 			await migrate(database);
-			await store.rehearseAppends(options.rehearsalMilliseconds ?? defaultRehearsalMilliseconds);
 			const signingKey = await loadOrCreateSigningKey(config.dataDirectory);
 			const storedKey = await store.settleSetting('public_key', signingKey.publicKeyBase64);
 			if (storedKey !== signingKey.publicKeyBase64) {
@@ -102,6 +104,18 @@ export class ClassService {
 				'class_id',
 				config.classId ?? `class-${randomUUID().slice(0, 8)}`
 			);
+			// Last, once everything that can refuse to start has passed: a warm-up, so its failure
+			// is a warning, never a reason not to serve.
+			await store
+				.rehearseAppends(
+					// A database handed in may be serving already (tests): not rehearsed unless asked.
+					options.rehearsalMilliseconds ?? (options.database ? 0 : defaultRehearsalMilliseconds)
+				)
+				.catch((error: unknown) =>
+					console.warn(
+						`class mode: the warm-up of the class database failed (${(error as Error).message}); serving anyway, the first appends may be slow`
+					)
+				);
 			return new ClassService(
 				config,
 				store,

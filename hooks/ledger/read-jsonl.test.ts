@@ -141,7 +141,7 @@ describe('JsonlLineReader', () => {
 					expected(new TextDecoder().decode(bytes))
 				);
 			}),
-			{ numRuns: 150 }
+			{ numRuns: 60 }
 		);
 	});
 

@@ -6,6 +6,9 @@
 /** Cursor home, erase the screen, erase the scrollback: what `clear` does in a real terminal. */
 export const clearScreenSequence = '\x1b[H\x1b[2J\x1b[3J';
 
+/** What the terminal says until its shell is ready (in the pane, then on the terminal's line). */
+export const startingMessage = 'Starting the sandbox…';
+
 /** Back to column 0 and erase the whole line, to replace a transient status line. */
 export const eraseLineSequence = '\r\x1b[2K';
 

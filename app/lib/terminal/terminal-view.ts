@@ -11,7 +11,7 @@ import { LineDiscipline } from './line-discipline.js';
 import { bindPtySession } from './pty-binding.js';
 import { ReadlineEditor } from './readline-editor.js';
 import { formatCandidates, type LineCompletion } from './tab-completion.js';
-import { eraseLineSequence } from './terminal-text.js';
+import { eraseLineSequence, startingMessage } from './terminal-text.js';
 import { currentColorScheme, watchColorScheme } from '../theme/color-scheme.js';
 import {
 	terminalColorsFor,
@@ -42,8 +42,6 @@ export interface TerminalViewOptions {
 interface Binding {
 	dispose(): void;
 }
-
-const startingMessage = 'Starting the sandbox…';
 
 /**
  * One xterm terminal in a container: fitted to it, themed, and bound to at most one shell

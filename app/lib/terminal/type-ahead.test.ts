@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { typeAheadData } from './type-ahead.js';
+import { pastedData, typeAheadData } from './type-ahead.js';
 
 const key = (
 	name: string,
@@ -25,6 +25,18 @@ describe('keys typed before the terminal has loaded', () => {
 		expect(typeAheadData(key('c', { ctrlKey: true }))).toBeNull();
 		expect(typeAheadData(key('v', { metaKey: true }))).toBeNull();
 		expect(typeAheadData(key('x', { altKey: true }))).toBeNull();
+		expect(typeAheadData(key('7', { altKey: true }))).toBeNull();
 		expect(typeAheadData({ ...key('a'), isComposing: true })).toBeNull();
+	});
+
+	it('keeps what AltGr (Ctrl+Alt) and Option (Alt) type', () => {
+		expect(typeAheadData(key('|', { ctrlKey: true, altKey: true }))).toBe('|');
+		expect(typeAheadData(key('@', { ctrlKey: true, altKey: true }))).toBe('@');
+		expect(typeAheadData(key('{', { altKey: true }))).toBe('{');
+		expect(typeAheadData(key('~', { altKey: true }))).toBe('~');
+	});
+
+	it('sends pasted line breaks as Enter', () => {
+		expect(pastedData('ls\necho a\r\n')).toBe('ls\recho a\r');
 	});
 });

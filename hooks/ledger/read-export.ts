@@ -1,6 +1,14 @@
 import { zipSync, type Zippable } from 'fflate';
 import { EntryPathSet, canonicalEntryPath } from '../paths/normalize-path.js';
-import { exportZipLimits, readZip, ZipReadError, type ZipLimits } from '../zip/read-zip.js';
+import { nativeInflate } from '../zip/native-inflate.js';
+import {
+	exportZipLimits,
+	readZip,
+	readZipWith,
+	ZipReadError,
+	type ZipEntry,
+	type ZipLimits
+} from '../zip/read-zip.js';
 
 export interface ExportFiles {
 	/** The chained files as text, decoded when first read (65 MB for a 100k-event ledger). */
@@ -145,15 +153,42 @@ export function unzipExport(
 	bytes: Uint8Array,
 	limits: ZipLimits = exportZipLimits
 ): Required<ExportEntries> {
-	const files = new Map<string, Uint8Array>();
-	const links = new Map<string, string>();
 	let entries;
 	try {
 		entries = readZip(bytes, limits);
 	} catch (error) {
-		if (error instanceof ZipReadError) throw new Error(error.message, { cause: error });
-		throw new Error(`not a readable zip file (${(error as Error).message})`, { cause: error });
+		throw unreadableZip(error);
 	}
+	return exportEntries(entries);
+}
+
+/**
+ * unzipExport inflating with the platform's native inflater where it has one (DecompressionStream;
+ * the grading Worker reads exports ~10× faster with it), else as unzipExport does.
+ */
+export async function unzipExportNatively(
+	bytes: Uint8Array,
+	limits: ZipLimits = exportZipLimits
+): Promise<Required<ExportEntries>> {
+	const inflate = nativeInflate();
+	if (!inflate) return unzipExport(bytes, limits);
+	let entries;
+	try {
+		entries = await readZipWith(bytes, limits, inflate);
+	} catch (error) {
+		throw unreadableZip(error);
+	}
+	return exportEntries(entries);
+}
+
+function unreadableZip(error: unknown): Error {
+	if (error instanceof ZipReadError) return new Error(error.message, { cause: error });
+	return new Error(`not a readable zip file (${(error as Error).message})`, { cause: error });
+}
+
+function exportEntries(entries: readonly ZipEntry[]): Required<ExportEntries> {
+	const files = new Map<string, Uint8Array>();
+	const links = new Map<string, string>();
 	for (const entry of entries) {
 		if (entry.kind === 'file') files.set(entry.path, entry.content);
 		else if (entry.kind === 'link') links.set(entry.path, decoder.decode(entry.content));

@@ -1,7 +1,14 @@
 import { deflateSync, strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from './crc32.js';
-import { exportZipLimits, readZip, type ZipLimits } from './read-zip.js';
+import { nativeInflate } from './native-inflate.js';
+import {
+	exportZipLimits,
+	readZip,
+	readZipWith,
+	type ZipEntry,
+	type ZipLimits
+} from './read-zip.js';
 
 interface RawEntry {
 	name: string;
@@ -85,24 +92,36 @@ function rawZip(entries: RawEntry[], options: { gapBefore?: number } = {}): Uint
 const text = (value: string): Uint8Array => strToU8(value);
 const smallLimits: ZipLimits = { ...exportZipLimits, maximumEntries: 10 };
 
-function refusal(zip: Uint8Array, limits?: ZipLimits): string {
-	try {
-		readZip(zip, limits);
-	} catch (error) {
-		return (error as Error).message;
-	}
-	throw new Error('expected the zip to be refused');
-}
+type Reader = (zip: Uint8Array, limits?: ZipLimits) => Promise<ZipEntry[]>;
+const inflate = nativeInflate();
+if (!inflate) throw new Error('this Node has no DecompressionStream("deflate-raw")');
 
-describe('readZip', () => {
-	it('reads files, folders and links, stored and deflated', () => {
+// Every case runs through both ways of inflating: fflate (readZip: the CLI, scenarios, imports)
+// and the platform's DecompressionStream (readZipWith: the grading Worker).
+describe.each<[string, Reader]>([
+	['readZip', async (zip, limits) => readZip(zip, limits)],
+	[
+		'readZipWith a native inflater',
+		(zip, limits) => readZipWith(zip, limits ?? exportZipLimits, inflate)
+	]
+])('%s', (_name, read) => {
+	async function refusal(zip: Uint8Array, limits?: ZipLimits): Promise<string> {
+		try {
+			await read(zip, limits);
+		} catch (error) {
+			return (error as Error).message;
+		}
+		throw new Error('expected the zip to be refused');
+	}
+
+	it('reads files, folders and links, stored and deflated', async () => {
 		const zip = zipSync({
 			'src/': new Uint8Array(0),
 			'src/a.ts': text('export {};\n'),
 			'src/big.txt': [new Uint8Array(10_000).fill(65), { level: 9 }],
 			'src/link': [text('../README.md'), { os: 3, attrs: (0o120777 << 16) >>> 0 }]
 		});
-		const entries = readZip(zip);
+		const entries = await read(zip);
 		expect(entries.map((entry) => [entry.path, entry.kind])).toEqual([
 			['src', 'folder'],
 			['src/a.ts', 'file'],
@@ -113,8 +132,8 @@ describe('readZip', () => {
 		expect(entries[2]?.content.length).toBe(10_000);
 	});
 
-	it('reads the writer of these tests (so its refusals below are about the lie, not the writer)', () => {
-		const entries = readZip(
+	it('reads the writer of these tests (so its refusals below are about the lie, not the writer)', async () => {
+		const entries = await read(
 			rawZip([
 				{ name: 'a.txt', data: text('a') },
 				{ name: 'b.txt', data: text('bbbb'), deflate: true }
@@ -131,20 +150,20 @@ describe('readZip', () => {
 			[['./src/a.ts', 'src/a.ts'], /"\.\/src\/a.ts" has a "\." segment/],
 			[['src//a.ts', 'src/a.ts'], /"src\/\/a.ts" has an empty segment/],
 			[['src/./a.ts'], /has a "\." segment/]
-		])('refuses %j, naming the entry', (names, reason) => {
+		])('refuses %j, naming the entry', async (names, reason) => {
 			const zip = rawZip(names.map((name, index) => ({ name, data: text(`v${index}`) })));
-			expect(refusal(zip)).toMatch(reason);
+			expect(await refusal(zip)).toMatch(reason);
 		});
 
-		it('refuses a local header whose name differs from the directory (another tool would extract it)', () => {
+		it('refuses a local header whose name differs from the directory (another tool would extract it)', async () => {
 			const zip = rawZip([{ name: 'src/a.ts', localName: 'src/b.ts', data: text('x') }]);
-			expect(refusal(zip)).toMatch(/"src\/a.ts" has a different name in its local header/);
+			expect(await refusal(zip)).toMatch(/"src\/a.ts" has a different name in its local header/);
 		});
 
-		it('refuses bytes the directory does not list (a hidden entry)', () => {
-			expect(refusal(rawZip([{ name: 'a.txt', data: text('a') }], { gapBefore: 40 }))).toMatch(
-				/bytes before entry "a.txt" that its directory does not list/
-			);
+		it('refuses bytes the directory does not list (a hidden entry)', async () => {
+			expect(
+				await refusal(rawZip([{ name: 'a.txt', data: text('a') }], { gapBefore: 40 }))
+			).toMatch(/bytes before entry "a.txt" that its directory does not list/);
 		});
 	});
 
@@ -156,33 +175,33 @@ describe('readZip', () => {
 			['C:\\x', /contains a backslash/],
 			['C:/x', /is an absolute path/],
 			['a\u0000b', /control character \(U\+0000\)/]
-		])('refuses %j', (name, reason) => {
-			const message = refusal(rawZip([{ name, data: text('x') }]));
+		])('refuses %j', async (name, reason) => {
+			const message = await refusal(rawZip([{ name, data: text('x') }]));
 			expect(message).toMatch(reason);
 			expect(message).toContain(JSON.stringify(name));
 		});
 	});
 
 	describe('bombs', () => {
-		it('refuses a high compression ratio before inflating', () => {
+		it('refuses a high compression ratio before inflating', async () => {
 			const zip = zipSync({ 'zeros.bin': [new Uint8Array(8 * 1024 * 1024), { level: 9 }] });
-			expect(refusal(zip)).toMatch(/entry "zeros.bin" is compressed more than 200:1/);
+			expect(await refusal(zip)).toMatch(/entry "zeros.bin" is compressed more than 200:1/);
 		});
 
-		it('refuses too many entries from the end record alone', () => {
+		it('refuses too many entries from the end record alone', async () => {
 			const many: Record<string, Uint8Array> = {};
 			for (let index = 0; index < 11; index++) many[`f${index}.txt`] = text('x');
-			expect(refusal(zipSync(many), smallLimits)).toMatch(/more than 10 entries \(11\)/);
+			expect(await refusal(zipSync(many), smallLimits)).toMatch(/more than 10 entries \(11\)/);
 		});
 
-		it('refuses a huge declared size (total and per entry) before allocating it', () => {
+		it('refuses a huge declared size (total and per entry) before allocating it', async () => {
 			const zip = rawZip([{ name: 'huge.bin', data: text('x'), declaredSize: 0xffff_fff0 }]);
-			expect(refusal(zip)).toMatch(/unpacks to more than 512 MB \(at entry "huge.bin"\)/);
-			const perEntry = refusal(zip, { ...exportZipLimits, maximumTotalBytes: 0xffff_ffff });
+			expect(await refusal(zip)).toMatch(/unpacks to more than 512 MB \(at entry "huge.bin"\)/);
+			const perEntry = await refusal(zip, { ...exportZipLimits, maximumTotalBytes: 0xffff_ffff });
 			expect(perEntry).toMatch(/entry "huge.bin" unpacks to 4096 MB; at most 128 MB per file/);
 		});
 
-		it('stops inflating an entry that lies about its size (smaller than it really is)', () => {
+		it('stops inflating an entry that lies about its size (smaller than it really is)', async () => {
 			const zip = rawZip([
 				{
 					name: 'liar.bin',
@@ -191,26 +210,37 @@ describe('readZip', () => {
 					declaredSize: 1000
 				}
 			]);
-			expect(refusal(zip)).toMatch(/entry "liar.bin" unpacks to more than its declared 1000 bytes/);
+			expect(await refusal(zip)).toMatch(
+				/entry "liar.bin" unpacks to more than its declared 1000 bytes/
+			);
 		});
 
-		it('refuses an entry that lies about its size (larger than it really is)', () => {
+		it('refuses an entry that lies about its size (larger than it really is)', async () => {
 			const zip = rawZip([
 				{ name: 'short.bin', data: text('abc'), deflate: true, declaredSize: 10 }
 			]);
-			expect(refusal(zip)).toMatch(/"short.bin" does not match its declared size and checksum/);
+			expect(await refusal(zip)).toMatch(
+				/"short.bin" does not match its declared size and checksum/
+			);
 		});
 
-		it('refuses a stored entry whose content does not match its checksum', () => {
+		it('refuses deflated bytes that are not deflate data', async () => {
+			const zip = rawZip([{ name: 'bad.bin', data: new Uint8Array(5000).fill(7), deflate: true }]);
+			// Block type 11 (reserved) in the first deflate header: no inflater accepts it.
+			zip[30 + 'bad.bin'.length] = 0xff;
+			expect(await refusal(zip)).toMatch(/entry "bad.bin" cannot be inflated/);
+		});
+
+		it('refuses a stored entry whose content does not match its checksum', async () => {
 			const zip = rawZip([{ name: 'a.txt', data: text('abc') }]);
 			// Flip a content byte: the directory's CRC-32 no longer matches.
 			const position = 30 + 'a.txt'.length;
 			zip[position] = (zip[position] as number) ^ 1;
-			expect(refusal(zip)).toMatch(/"a.txt" does not match its declared size and checksum/);
+			expect(await refusal(zip)).toMatch(/"a.txt" does not match its declared size and checksum/);
 		});
 	});
 
-	it('says so when the bytes are not a zip', () => {
-		expect(refusal(text('<html>not a zip</html>'))).toMatch(/^not a zip file/);
+	it('says so when the bytes are not a zip', async () => {
+		expect(await refusal(text('<html>not a zip</html>'))).toMatch(/^not a zip file/);
 	});
 });

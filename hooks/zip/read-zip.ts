@@ -71,7 +71,10 @@ const symbolicLinkMode = 0o120000;
 const fileTypeMask = 0o170000;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-export function readZip(bytes: Uint8Array, limits: ZipLimits = exportZipLimits): ZipEntry[] {
+function planZip(
+	bytes: Uint8Array,
+	limits: ZipLimits
+): { view: DataView; planned: PlannedEntry[] } {
 	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	const end = findEndOfDirectory(bytes, view);
 	const disk = view.getUint16(end + 4, true);
@@ -99,7 +102,7 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits = exportZipLimits):
 	checkCoverage(bytes, view, records, directoryOffset);
 
 	const names = new EntryPathSet();
-	const entries: ZipEntry[] = [];
+	const planned: PlannedEntry[] = [];
 	for (const record of records) {
 		const folder = record.name.endsWith('/');
 		const name = folder ? record.name.slice(0, -1) : record.name;
@@ -109,7 +112,7 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits = exportZipLimits):
 			if (record.unpackedSize !== 0) {
 				throw new ZipReadError(`entry "${record.name}" is a folder with content`);
 			}
-			entries.push({ path: canonical.path, kind: 'folder', content: new Uint8Array(0) });
+			planned.push({ path: canonical.path, kind: 'folder', record: null });
 			continue;
 		}
 		const added = names.add(name);
@@ -117,11 +120,58 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits = exportZipLimits):
 		const link =
 			record.madeByOs === unixOs &&
 			((record.externalAttributes >>> 16) & fileTypeMask) === symbolicLinkMode;
-		entries.push({
-			path: added.path,
-			kind: link ? 'link' : 'file',
-			content: unpack(bytes, view, record)
-		});
+		planned.push({ path: added.path, kind: link ? 'link' : 'file', record });
+	}
+	return { view, planned };
+}
+
+/** An entry that passed every check but its content's (size and CRC-32, once unpacked). */
+interface PlannedEntry {
+	path: string;
+	kind: ZipEntry['kind'];
+	/** Null for a folder. */
+	record: DirectoryRecord | null;
+}
+
+/**
+ * Inflates one entry's deflated bytes into at most `declaredSize` bytes, throwing a ZipReadError
+ * when they are not deflate data or would unpack to more (readZipWith's `inflate`).
+ */
+export type BoundedInflate = (
+	packed: Uint8Array,
+	declaredSize: number,
+	quotedName: string
+) => Promise<Uint8Array>;
+
+export function readZip(bytes: Uint8Array, limits: ZipLimits = exportZipLimits): ZipEntry[] {
+	const { view, planned } = planZip(bytes, limits);
+	return planned.map(({ path, kind, record }) => ({
+		path,
+		kind,
+		content: record
+			? checkedContent(record, unpack(bytes, view, record, inflateBounded))
+			: new Uint8Array(0)
+	}));
+}
+
+/**
+ * readZip with deflated entries inflated by `inflate`, such as the platform's DecompressionStream
+ * (native-inflate.ts): the same checks, the same entries, the same errors.
+ */
+export async function readZipWith(
+	bytes: Uint8Array,
+	limits: ZipLimits,
+	inflate: BoundedInflate
+): Promise<ZipEntry[]> {
+	const { view, planned } = planZip(bytes, limits);
+	const entries: ZipEntry[] = [];
+	for (const { path, kind, record } of planned) {
+		if (!record) {
+			entries.push({ path, kind, content: new Uint8Array(0) });
+			continue;
+		}
+		const content = unpack(bytes, view, record, inflate);
+		entries.push({ path, kind, content: checkedContent(record, await content) });
 	}
 	return entries;
 }
@@ -258,23 +308,34 @@ function checkCoverage(
 	}
 }
 
-function unpack(bytes: Uint8Array, view: DataView, record: DirectoryRecord): Uint8Array {
+/**
+ * One entry's bytes: stored ones as they are, deflated ones through `inflate` (its result is
+ * what it returns: a Uint8Array for the synchronous inflater, a promise for readZipWith's).
+ */
+function unpack<Result>(
+	bytes: Uint8Array,
+	view: DataView,
+	record: DirectoryRecord,
+	inflate: (packed: Uint8Array, declaredSize: number, quotedName: string) => Result
+): Result | Uint8Array {
 	const offset = record.localOffset;
 	const start = offset + 30 + view.getUint16(offset + 26, true) + view.getUint16(offset + 28, true);
 	const packed = bytes.subarray(start, start + record.packedSize);
 	const quotedName = JSON.stringify(record.name);
-	let content: Uint8Array;
 	if (record.method === 0) {
 		if (record.packedSize !== record.unpackedSize) {
 			throw new ZipReadError(`entry ${quotedName} is stored with two different sizes`);
 		}
-		content = packed.slice();
-	} else {
-		content = inflateBounded(packed, record.unpackedSize, quotedName);
+		return packed.slice();
 	}
+	return inflate(packed, record.unpackedSize, quotedName);
+}
+
+/** The unpacked bytes, if they are the declared size with the declared CRC-32. */
+function checkedContent(record: DirectoryRecord, content: Uint8Array): Uint8Array {
 	if (content.length !== record.unpackedSize || crc32(content) !== record.crc) {
 		throw new ZipReadError(
-			`entry ${quotedName} does not match its declared size and checksum (a lying header?)`
+			`entry ${JSON.stringify(record.name)} does not match its declared size and checksum (a lying header?)`
 		);
 	}
 	return content;
@@ -290,6 +351,17 @@ const largestInflateStep = 64 * 1024;
  * one step can produce at most ~16.5 MB past what was declared before it is refused.
  */
 const smallestInflateStep = 16 * 1024;
+
+/**
+ * How many packed bytes to inflate next when `remaining` unpacked bytes are still declared: few
+ * enough that one step cannot produce much more than that (see smallestInflateStep).
+ */
+export function inflateStep(remaining: number): number {
+	return Math.min(
+		largestInflateStep,
+		Math.max(smallestInflateStep, Math.ceil((remaining + 1) / maximumDeflateRatio))
+	);
+}
 
 /**
  * Inflates into a buffer of the declared size and stops as soon as the data would run past it,
@@ -313,12 +385,7 @@ function inflateBounded(packed: Uint8Array, declaredSize: number, quotedName: st
 	try {
 		let offset = 0;
 		while (offset < packed.length && !overflow) {
-			const remaining = declaredSize - written + 1;
-			const step = Math.min(
-				largestInflateStep,
-				Math.max(smallestInflateStep, Math.ceil(remaining / maximumDeflateRatio))
-			);
-			const next = offset + step;
+			const next = offset + inflateStep(declaredSize - written);
 			inflater.push(packed.subarray(offset, next), next >= packed.length);
 			offset = next;
 		}

@@ -1,4 +1,4 @@
-import { readExportFiles, unzipEntries } from '../../../hooks/ledger/read-export.js';
+import { readExportFiles, unzipExportNatively } from '../../../hooks/ledger/read-export.js';
 import { gradeExport, type GradedExport } from '../../../hooks/report/grade-export.js';
 import { scoreExport, type Rubric } from '../../../hooks/report/rubric.js';
 import type { ExportSource } from './group-exports.js';
@@ -99,7 +99,7 @@ async function bytesOf(blob: Blob): Promise<Uint8Array> {
 async function entriesOf(source: ExportSource<Blob>): Promise<Map<string, Uint8Array>> {
 	switch (source.kind) {
 		case 'zip':
-			return unzipEntries(await bytesOf(source.content));
+			return (await unzipExportNatively(await bytesOf(source.content))).files;
 		case 'folder': {
 			const entries = new Map<string, Uint8Array>();
 			for (const file of source.files) entries.set(file.path, await bytesOf(file.content));

@@ -93,7 +93,8 @@ const text = (value: string): Uint8Array => strToU8(value);
 const smallLimits: ZipLimits = { ...exportZipLimits, maximumEntries: 10 };
 
 type Reader = (zip: Uint8Array, limits?: ZipLimits) => Promise<ZipEntry[]>;
-const inflate = nativeInflate();
+// Every entry through the native inflater, however small (by default small ones use fflate's).
+const inflate = nativeInflate({ smallestInput: 0 });
 if (!inflate) throw new Error('this Node has no DecompressionStream("deflate-raw")');
 
 // Every case runs through both ways of inflating: fflate (readZip: the CLI, scenarios, imports)
@@ -242,5 +243,24 @@ describe.each<[string, Reader]>([
 
 	it('says so when the bytes are not a zip', async () => {
 		expect(await refusal(text('<html>not a zip</html>'))).toMatch(/^not a zip file/);
+	});
+});
+
+describe('the native inflater with its default threshold', () => {
+	it('reads large entries natively and small ones with fflate, the same entries as readZip', async () => {
+		// Bytes that do not compress: the packed entry stays above the 64 KB threshold.
+		const noise = new Uint8Array(200_000);
+		let state = 7;
+		for (let index = 0; index < noise.length; index++) {
+			state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+			noise[index] = state >>> 24;
+		}
+		const zip = zipSync({
+			'big.bin': [noise, { level: 1 }],
+			'small.txt': [text('small '.repeat(50)), { level: 1 }]
+		});
+		const hybrid = nativeInflate();
+		if (!hybrid) throw new Error('no native inflater');
+		expect(await readZipWith(zip, exportZipLimits, hybrid)).toEqual(readZip(zip));
 	});
 });

@@ -369,7 +369,11 @@ export function inflateStep(remaining: number): number {
  * input step is small enough that it cannot produce much more than what is still declared (or
  * than one smallest step's worth, see smallestInflateStep).
  */
-function inflateBounded(packed: Uint8Array, declaredSize: number, quotedName: string): Uint8Array {
+export function inflateBounded(
+	packed: Uint8Array,
+	declaredSize: number,
+	quotedName: string
+): Uint8Array {
 	const output = new Uint8Array(declaredSize);
 	let written = 0;
 	let overflow = false;

@@ -62,7 +62,7 @@ async function timeExport(
 ): Promise<{ events: number; trace_records: number; zip_mb: number; export_ms: number }> {
 	const ledger = await buildAuditLedger({ events: eventCount });
 	const started = performance.now();
-	const zip = orchestrationZip({
+	const zip = await orchestrationZip({
 		events: ledger.events,
 		activeIntentsYaml: ledger.intentsYaml,
 		intents: ledger.intents,

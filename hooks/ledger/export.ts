@@ -1,6 +1,7 @@
 import { parseIntents } from '../intents/parse-intents.js';
 import { renderAgentNotes } from './agent-notes.js';
 import { canonicalJson } from './canonical-json.js';
+import { linesToBytes } from './line-blocks.js';
 import { renderIntentMap } from './intent-map.js';
 import type { LedgerEvent } from './ledger-event.js';
 import type { Intent } from '../intents/intent.js';
@@ -27,39 +28,71 @@ export const derivedOrchestrationFiles = [
 ] as const;
 
 /**
- * The files of `.orchestration/` by name. The jsonl files hold one canonical JSON line per event
- * or trace record, each ending in a newline, so verify can recompute every hash from the text;
- * `intent_map.md` and `AGENT.md` are rendered from the ledger (and the exported intents) by the
- * same functions verify uses to recompute them.
+ * A file of `.orchestration/` as the export generates it: the jsonl files as their lines (each
+ * without its newline), so a zip writer can encode and compress them a block at a time instead of
+ * holding 40 MB of text and its bytes at once; the notes as whole texts.
  */
+export type OrchestrationContent =
+	{ kind: 'lines'; lines: () => Iterable<string>; count: number } | { kind: 'text'; text: string };
+
+/**
+ * The files of `.orchestration/` by name, in the order the other export functions list them. The
+ * jsonl files hold one canonical JSON line per event or trace record, each ending in a newline,
+ * so verify can recompute every hash from the text; `intent_map.md` and `AGENT.md` are rendered
+ * from the ledger (and the exported intents) by the same functions verify uses to recompute them.
+ */
+export function orchestrationContents(
+	input: OrchestrationExportInput
+): Map<string, OrchestrationContent> {
+	const events = input.events;
+	let traceRecords = 0;
+	for (const event of events) if (event.type === 'mutation-record') traceRecords++;
+	const contents = new Map<string, OrchestrationContent>([
+		['agent_trace.jsonl', { kind: 'lines', lines: () => traceLines(events), count: traceRecords }],
+		['audit.jsonl', { kind: 'lines', lines: () => auditLines(events), count: events.length }]
+	]);
+	for (const [name, text] of notesOf(input)) contents.set(name, { kind: 'text', text });
+	return contents;
+}
+
+function* auditLines(events: readonly LedgerEvent[]): Iterable<string> {
+	for (const event of events) yield canonicalJson(event);
+}
+
+function* traceLines(events: readonly LedgerEvent[]): Iterable<string> {
+	for (const event of events)
+		if (event.type === 'mutation-record') yield canonicalJson(event.trace);
+}
+
+/** The files of `.orchestration/` as text (see orchestrationContents). */
 export function exportOrchestration(input: OrchestrationExportInput): Map<string, string> {
-	let audit = '';
-	let trace = '';
-	for (const event of input.events) {
-		audit += canonicalJson(event) + '\n';
-		if (event.type === 'mutation-record') trace += canonicalJson(event.trace) + '\n';
+	const files = new Map<string, string>();
+	for (const [name, content] of orchestrationContents(input)) {
+		if (content.kind === 'text') files.set(name, content.text);
+		else {
+			let text = '';
+			for (const line of content.lines()) text += line + '\n';
+			files.set(name, text);
+		}
 	}
-	return new Map([['agent_trace.jsonl', trace], ['audit.jsonl', audit], ...notesOf(input)]);
+	return files;
 }
 
 /**
- * The same files as UTF-8 bytes, for the zip: each jsonl line is encoded on its own into one
- * growing buffer. Concatenating 30 MB of lines first made one rope string that a single
- * non-ASCII character turned two bytes wide, and encoding it cost more than writing it.
+ * The same files as UTF-8 bytes: each jsonl line is encoded on its own. Concatenating 30 MB of
+ * lines first made one rope string that a single non-ASCII character turned two bytes wide, and
+ * encoding it cost more than writing it.
  */
 export function exportOrchestrationBytes(input: OrchestrationExportInput): Map<string, Uint8Array> {
-	const audit = new LineBytes();
-	const trace = new LineBytes();
-	for (const event of input.events) {
-		audit.push(canonicalJson(event));
-		if (event.type === 'mutation-record') trace.push(canonicalJson(event.trace));
-	}
 	const encoder = new TextEncoder();
-	return new Map([
-		['agent_trace.jsonl', trace.bytes()],
-		['audit.jsonl', audit.bytes()],
-		...notesOf(input).map(([name, text]) => [name, encoder.encode(text)] as [string, Uint8Array])
-	]);
+	const files = new Map<string, Uint8Array>();
+	for (const [name, content] of orchestrationContents(input)) {
+		files.set(
+			name,
+			content.kind === 'text' ? encoder.encode(content.text) : linesToBytes(content.lines())
+		);
+	}
+	return files;
 }
 
 /** The derived notes and the intents file, after the two jsonl files. */
@@ -73,29 +106,6 @@ function notesOf(input: OrchestrationExportInput): [string, string][] {
 		],
 		['active_intents.yaml', input.activeIntentsYaml]
 	];
-}
-
-/** jsonl lines written as UTF-8 into a buffer that doubles when full. */
-class LineBytes {
-	#buffer = new Uint8Array(1 << 16);
-	#length = 0;
-	readonly #encoder = new TextEncoder();
-
-	push(line: string): void {
-		// UTF-8 needs at most three bytes per UTF-16 unit, plus the line break.
-		const needed = this.#length + line.length * 3 + 1;
-		if (needed > this.#buffer.length) {
-			const grown = new Uint8Array(Math.max(needed, this.#buffer.length * 2));
-			grown.set(this.#buffer.subarray(0, this.#length));
-			this.#buffer = grown;
-		}
-		this.#length += this.#encoder.encodeInto(line, this.#buffer.subarray(this.#length)).written;
-		this.#buffer[this.#length++] = 10;
-	}
-
-	bytes(): Uint8Array {
-		return this.#buffer.slice(0, this.#length);
-	}
 }
 
 /** The intents an exported `active_intents.yaml` declares; none when it does not parse. */

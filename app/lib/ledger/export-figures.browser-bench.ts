@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { exportInWorker } from './export-in-worker.js';
+import { eventRunRecords } from './event-runs.js';
 import { ledgerStores } from './ledger-record-store.js';
 import { freshDatabaseName, openLedgerStore } from './ledger-test-kit.js';
 
@@ -34,11 +35,8 @@ it('measures the export Worker and the page’s longest task meanwhile', async (
 	const store = await openLedgerStore(name, { flushDelayMs: 0 });
 	try {
 		for (let start = 0; start < events.length; start += 5_000) {
-			store.queueRecords(
-				events
-					.slice(start, start + 5_000)
-					.map((event) => ({ store: ledgerStores.events, key: event.seq, value: event }))
-			);
+			// Stored as the app stores them once merged: runs of a thousand (event-runs.ts).
+			store.queueRecords(eventRunRecords(events.slice(start, start + 5_000)));
 			await store.flush();
 		}
 		const longTasks: number[] = [];

@@ -2,7 +2,7 @@ import type { ExportRequest, ExportResponse } from './export-messages.js';
 
 /**
  * Builds the "Export .orchestration" zip in a Worker (the page stays responsive while 40k events
- * are written and compressed); `onProgress` hears bytes compressed of the total.
+ * are written and compressed); `onProgress` hears steps done of the total (see zipStream).
  */
 export function exportInWorker(
 	request: ExportRequest,

@@ -88,7 +88,7 @@ describe('orchestrationZipEntries', () => {
 				'.orchestration/intent_map.md'
 			]
 		);
-		const report = await verifyZip(orchestrationZip(input));
+		const report = await verifyZip(await orchestrationZip(input));
 		expect(report.firstFailure).toBeNull();
 		expect(report.ok).toBe(true);
 		expect(report.audit.events).toBe(events.length);
@@ -96,7 +96,7 @@ describe('orchestrationZipEntries', () => {
 		// README.md, src/auth/session.ts, src/auth/jwt.ts; the out-of-scope src/db/pool.ts was reverted.
 		expect(report.files.checked).toBe(3);
 
-		const inFolder = orchestrationZip({ ...input, folder: 'jwt-auth' });
+		const inFolder = await orchestrationZip({ ...input, folder: 'jwt-auth' });
 		expect([...unzipEntries(inFolder).keys()].every((path) => path.startsWith('jwt-auth/'))).toBe(
 			true
 		);
@@ -106,7 +106,7 @@ describe('orchestrationZipEntries', () => {
 	it('fails verify when a file changed after its record (the check can fail)', async () => {
 		const { input, files } = await runSession();
 		files.set('src/auth/jwt.ts', new TextEncoder().encode('tampered\n'));
-		const report = await verifyZip(orchestrationZip(input));
+		const report = await verifyZip(await orchestrationZip(input));
 		expect(report.ok).toBe(false);
 		expect(report.files.contentMismatches).toEqual(['src/auth/jwt.ts']);
 	});
@@ -157,6 +157,13 @@ describe('orchestrationZipEntries', () => {
 		expect(() =>
 			orchestrationZipEntries({ ...input, events: [leakedEvent], secrets: [apiKey] })
 		).toThrow(/the ledger \(\.orchestration\/audit\.jsonl\) contains one of your API keys/);
+		// The zip itself reads the ledger's lines as it compresses them: stopped all the same.
+		await expect(
+			orchestrationZip({ ...input, events: [...input.events, leakedEvent], secrets: [apiKey] })
+		).rejects.toThrow(/the ledger \(\.orchestration\/audit\.jsonl\) contains one of your API keys/);
+		await expect(orchestrationZip({ ...input, files, secrets: [apiKey] })).rejects.toThrow(
+			/src\/config\.ts contains one of your API keys/
+		);
 		// Short or empty "keys" would match everything: ignored.
 		expect(() => orchestrationZipEntries({ ...input, secrets: ['', 'sk'] })).not.toThrow();
 	});

@@ -1,11 +1,12 @@
 import type { Intent } from '../../../hooks/intents/intent.js';
 import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
-import { exportOrchestrationBytes } from '../../../hooks/ledger/export.js';
+import { orchestrationContents } from '../../../hooks/ledger/export.js';
+import { linesToBytes } from '../../../hooks/ledger/line-blocks.js';
 import { megabyteChunks } from '../../../hooks/ledger/read-jsonl.js';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
-import { zipEntries } from '../../../hooks/ledger/read-export.js';
 import type { VerifyInput } from '../../../hooks/ledger/verify.js';
 import { activeIntentsPath, agentNotesPath } from '../../../hooks/pipeline/governance-state.js';
+import { zipStream, type ZipContent } from './zip-stream.js';
 
 export interface OrchestrationZipInput {
 	/** The ledger's sealed events, in seq order. */
@@ -37,31 +38,66 @@ const decoder = new TextDecoder();
  * intents and the workspace goes in: no settings, no keys.
  */
 export function orchestrationZipEntries(input: OrchestrationZipInput): Map<string, Uint8Array> {
+	const entries = new Map<string, Uint8Array>();
+	for (const [path, content] of orchestrationZipContents(input)) {
+		entries.set(path, content instanceof Uint8Array ? content : linesToBytes(content.lines));
+	}
+	return entries;
+}
+
+/**
+ * The same entries with the two jsonl files as their lines, for zipStream to encode and compress
+ * a block at a time. A line or a file that holds one of the person's API keys stops the export
+ * when it is reached, before any zip exists.
+ */
+export function orchestrationZipContents(input: OrchestrationZipInput): Map<string, ZipContent> {
 	const files = new Map(input.files);
 	const agentNotes = files.get(agentNotesPath);
 	// issue 7 (verify): the workspace's intents file is the last recorded version (a person may
 	// have saved YAML that does not parse; governance then keeps the last valid intents).
 	const intentsFile = files.get(activeIntentsPath);
-	const generated = exportOrchestrationBytes({
+	const generated = orchestrationContents({
 		events: input.events,
 		activeIntentsYaml: intentsFile ? decoder.decode(intentsFile) : input.activeIntentsYaml,
 		agentMd: input.agentMd ?? (agentNotes ? decoder.decode(agentNotes) : ''),
 		intents: input.intents
 	});
+	const secrets = (input.secrets ?? []).filter(
+		(secret) => typeof secret === 'string' && secret.length >= 8
+	);
 	const prefix = folderPrefix(input.folder);
-	const entries = new Map<string, Uint8Array>();
+	const entries = new Map<string, ZipContent>();
 	for (const [path, content] of files) {
 		const generatedName = path.startsWith(orchestrationFolder)
 			? path.slice(orchestrationFolder.length)
 			: null;
 		if (generatedName !== null && generated.has(generatedName)) continue;
+		refuseSecrets(path, decoder.decode(content), secrets);
 		entries.set(prefix + path, content);
 	}
-	for (const [name, bytes] of generated) {
-		entries.set(`${prefix}${orchestrationFolder}${name}`, bytes);
+	const encoder = new TextEncoder();
+	for (const [name, content] of generated) {
+		const path = orchestrationFolder + name;
+		if (content.kind === 'text') {
+			refuseSecrets(path, content.text, secrets);
+			entries.set(prefix + path, encoder.encode(content.text));
+		} else {
+			const lines = secrets.length === 0 ? content.lines() : checkedLines(path, content, secrets);
+			entries.set(prefix + path, { kind: 'lines', lines, count: content.count });
+		}
 	}
-	refuseSecrets(entries, input.secrets ?? [], prefix);
 	return entries;
+}
+
+function* checkedLines(
+	path: string,
+	content: { lines: () => Iterable<string> },
+	secrets: readonly string[]
+): Iterable<string> {
+	for (const line of content.lines()) {
+		refuseSecrets(path, line, secrets);
+		yield line;
+	}
 }
 
 /**
@@ -84,9 +120,15 @@ export function exportVerifyInput(input: OrchestrationZipInput): VerifyInput {
 	};
 }
 
-/** The zip itself (deterministic bytes for the same entries). */
-export function orchestrationZip(input: OrchestrationZipInput): Uint8Array {
-	return zipEntries(orchestrationZipEntries(input));
+/**
+ * The zip itself (deterministic bytes for the same entries), written by zipStream as the export
+ * Worker writes it; `onProgress` as zipStream's.
+ */
+export async function orchestrationZip(
+	input: OrchestrationZipInput,
+	onProgress?: (done: number, total: number) => void
+): Promise<Uint8Array> {
+	return await zipStream(orchestrationZipContents(input), { onProgress });
 }
 
 /**
@@ -109,24 +151,14 @@ function folderPrefix(folder: string | undefined): string {
 	return `${folder}/`;
 }
 
-function refuseSecrets(
-	entries: ReadonlyMap<string, Uint8Array>,
-	secrets: readonly string[],
-	prefix: string
-): void {
-	const checked = secrets.filter((secret) => typeof secret === 'string' && secret.length >= 8);
-	if (checked.length === 0) return;
-	for (const [path, content] of entries) {
-		// An ASCII key survives decoding whatever bytes surround it.
-		const text = decoder.decode(content);
-		if (!checked.some((secret) => text.includes(secret))) continue;
-		const relative = path.slice(prefix.length);
-		throw new Error(
-			relative.startsWith(orchestrationFolder)
-				? `The export was stopped: the ledger (${relative}) contains one of your API keys, so ` +
-						'it cannot leave this browser. Forget the key in Settings and use a new one.'
-				: `The export was stopped: ${relative} contains one of your API keys. Remove the key ` +
-						'from that file, then export again.'
-		);
-	}
+/** An ASCII key is found in the text whatever surrounds it; jsonl lines are checked one by one. */
+function refuseSecrets(path: string, text: string, secrets: readonly string[]): void {
+	if (secrets.length === 0 || !secrets.some((secret) => text.includes(secret))) return;
+	throw new Error(
+		path.startsWith(orchestrationFolder)
+			? `The export was stopped: the ledger (${path}) contains one of your API keys, so ` +
+					'it cannot leave this browser. Forget the key in Settings and use a new one.'
+			: `The export was stopped: ${path} contains one of your API keys. Remove the key ` +
+					'from that file, then export again.'
+	);
 }

@@ -39,7 +39,8 @@ async function storedState(name: string) {
 	try {
 		return {
 			file: await database.get('entries', 'src/auth/jwt.ts'),
-			event: await database.get(ledgerStores.events, 1)
+			// The commit's events are stored as one run under its first seq (event-runs.ts).
+			event: ((await database.get(ledgerStores.events, 1)) as unknown[] | undefined)?.[0]
 		};
 	} finally {
 		database.close();

@@ -15,6 +15,7 @@ import { IndexedDbLedger, LedgerWriteRefusedError, type LedgerChange } from './i
 import { ledgerStores } from './ledger-record-store.js';
 import {
 	bytes,
+	editStoredEvent,
 	freshDatabaseName,
 	governedPipeline,
 	openLedgerStore,
@@ -111,7 +112,7 @@ describe('IndexedDbLedger', () => {
 		transaction.mockRestore();
 		expect(await fs.readTextFile('src/auth/jwt.ts')).toBe('export {};\n');
 		expect(await peek(name, 'entries', 'src/auth/jwt.ts')).toMatchObject({ kind: 'file' });
-		expect(await peek(name, ledgerStores.events, 1)).toEqual(events[0]);
+		expect(await peek(name, ledgerStores.events, 1)).toEqual([events[0]]);
 	});
 
 	it('stores neither the file nor the event when the transaction fails, then both', async () => {
@@ -142,7 +143,7 @@ describe('IndexedDbLedger', () => {
 		await store.flush();
 		expect(problems.at(-1)).toBeNull();
 		expect(await peek(name, 'entries', 'a.txt')).toMatchObject({ kind: 'file' });
-		expect(await peek(name, ledgerStores.events, 1)).toEqual(events[0]);
+		expect(await peek(name, ledgerStores.events, 1)).toEqual([events[0]]);
 	});
 
 	it('undoes earlier writes and records nothing when a write fails', async () => {
@@ -189,10 +190,7 @@ describe('IndexedDbLedger', () => {
 		const { store, ledger, name } = await openBoth();
 		await ledger.append([lesson('one'), lesson('two'), lesson('three')]);
 		await store.close();
-		const database = await openDB(name);
-		const second = (await database.get(ledgerStores.events, 2)) as LedgerEvent;
-		await database.put(ledgerStores.events, { ...second, lesson: 'rewritten' }, 2);
-		database.close();
+		await editStoredEvent(name, 2, (second) => ({ ...second, lesson: 'rewritten' }));
 
 		const reopened = await IndexedDbLedger.open({ store: await openStore(name) });
 		// Before the verified checkpoint (seq 3): found by the full check that follows the open.
@@ -392,6 +390,42 @@ describe('IndexedDbLedger', () => {
 		expect(() => ledger.subscribe(null as never)).toThrow(/function/);
 	});
 
+	it('stores each commit as one run, and merges the runs when the writer opens the ledger again', async () => {
+		const name = freshDatabaseName();
+		const first = await openBoth(name);
+		for (let commit = 0; commit < 5; commit++) {
+			await first.ledger.append([lesson(`a${commit}`), lesson(`b${commit}`)]);
+		}
+		await first.store.close();
+		const runKeys = async () => {
+			const database = await openDB(name);
+			const keys = await database.getAllKeys(ledgerStores.events);
+			database.close();
+			return keys;
+		};
+		expect(await runKeys()).toEqual([1, 3, 5, 7, 9]);
+		// A reader tab writes nothing, merges included.
+		const readerStore = await openStore(name);
+		const reader = await IndexedDbLedger.open({ store: readerStore, writable: false });
+		await readerStore.flush();
+		expect(await runKeys()).toEqual([1, 3, 5, 7, 9]);
+
+		const second = await openBoth(name);
+		await second.store.flush();
+		expect(await runKeys()).toEqual([1]);
+		expect(await peek(name, ledgerStores.events, 1)).toEqual(await first.ledger.events());
+		// The reader follows across the merge: its last event now sits inside the merged run.
+		await second.ledger.append([lesson('after the merge')]);
+		await second.store.flush();
+		expect((await reader.refresh()).map((event) => event.seq)).toEqual([11]);
+		expect(reader.integrity).toEqual({ ok: true });
+		await second.store.close();
+		const third = await openBoth(name);
+		expect(third.ledger.integrity).toEqual({ ok: true });
+		expect(await third.ledger.events()).toEqual(await reader.events());
+		expect(await third.ledger.whenFullyChecked()).toEqual({ ok: true });
+	});
+
 	it('lets a reader tab follow what the writer stores, then take over without forking', async () => {
 		const name = freshDatabaseName();
 		const writer = await openBoth(name);
@@ -443,10 +477,7 @@ describe('IndexedDbLedger', () => {
 		const reader = await IndexedDbLedger.open({ store: await openStore(name), writable: false });
 		await writer.ledger.append([lesson('two')]);
 		await writer.store.flush();
-		const database = await openDB(name);
-		const second = (await database.get(ledgerStores.events, 2)) as LedgerEvent;
-		await database.put(ledgerStores.events, { ...second, lesson: 'forged' }, 2);
-		database.close();
+		await editStoredEvent(name, 2, (second) => ({ ...second, lesson: 'forged' }));
 		await reader.refresh();
 		expect(reader.integrity).toEqual({
 			ok: false,
@@ -545,16 +576,12 @@ describe('IndexedDbLedger: the verified checkpoint', () => {
 		const cases: [string, (name: string) => Promise<void>][] = [
 			[
 				'the last event rewritten',
-				(name) =>
-					edit(name, ledgerStores.events, 4, (event: LedgerEvent) => ({ ...event, lesson: 'x' }))
+				(name) => editStoredEvent(name, 4, (event) => ({ ...event, lesson: 'x' }))
 			],
 			[
 				'an earlier event with another hash',
 				(name) =>
-					edit(name, ledgerStores.events, 2, (event: LedgerEvent) => ({
-						...event,
-						hash: `sha256:${'0'.repeat(64)}`
-					}))
+					editStoredEvent(name, 2, (event) => ({ ...event, hash: `sha256:${'0'.repeat(64)}` }))
 			],
 			[
 				'the checkpoint moved back to seq 2',
@@ -582,7 +609,7 @@ describe('IndexedDbLedger: the verified checkpoint', () => {
 
 	it('an event edited before the checkpoint (hash fields kept) is found by the full check, which then refuses writes', async () => {
 		const name = await storedLedger(4);
-		await edit(name, ledgerStores.events, 2, (event: LedgerEvent) => ({ ...event, lesson: 'x' }));
+		await editStoredEvent(name, 2, (event) => ({ ...event, lesson: 'x' }));
 		const reopened = await IndexedDbLedger.open({ store: await openStore(name) });
 		const verdict = await reopened.whenFullyChecked();
 		expect(verdict.ok).toBe(false);

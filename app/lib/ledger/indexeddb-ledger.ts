@@ -4,12 +4,16 @@ import { LedgerChain } from '../../../hooks/ledger/ledger-chain.js';
 import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
 import type { Clock, LedgerPort } from '../../../hooks/pipeline/ports.js';
 import type { FileChange, SandboxFileSystem } from '../../../hooks/tools/sandbox-ports.js';
-import type {
-	QueuedRecord,
-	StoredRecord
-} from '../../../sandbox/local/indexeddb-workspace-files.js';
+import type { QueuedRecord } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { ledgerStoreNames, ledgerStores, type LedgerRecordStore } from './ledger-record-store.js';
 import { mutationSides, type MutationSides } from './mutation-sides.js';
+import {
+	compactionRecords,
+	eventRunRecords,
+	eventsOfRecords,
+	largestRun,
+	type StoredRun
+} from './event-runs.js';
 import {
 	checkContinuation,
 	checkFromCheckpoint,
@@ -136,6 +140,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.checkpoint = heads;
 			if (options.writable && loaded.events.length > 0 && !sameHeads(heads, loaded.checkpoint))
 				this.queueCheckpoint(heads);
+			if (options.writable) this.queueCompaction(loaded.events, loaded.runs);
 		}
 	}
 
@@ -420,7 +425,7 @@ export class IndexedDbLedger implements LedgerPort {
 				clearStores: ledgerStoreNames,
 				records: [
 					...blobs,
-					...events.map((event) => ({ store: ledgerStores.events, key: event.seq, value: event })),
+					...eventRunRecords(events),
 					...Object.entries(state).map(([key, value]) => ({
 						store: ledgerStores.state,
 						key,
@@ -451,7 +456,7 @@ export class IndexedDbLedger implements LedgerPort {
 		try {
 			this.store.queueRecords([
 				...blobs,
-				...events.map((event) => ({ store: ledgerStores.events, key: event.seq, value: event })),
+				...eventRunRecords(events),
 				// The chain sealed these events itself: the checkpoint moves with them, in the same
 				// transaction, so the next open checks nothing twice.
 				checkpointRecord(headsAfterMore(this.checkpoint, events))
@@ -463,6 +468,22 @@ export class IndexedDbLedger implements LedgerPort {
 		for (const event of events) this.stored.push(event);
 		for (const record of blobs) this.keptBlobs.add(record.key as string);
 		this.checkpoint = headsAfterMore(this.checkpoint, events);
+	}
+
+	/**
+	 * Merges the small runs that commits stored into runs of up to a thousand events, so the next
+	 * open reads few records. Queued like any write (a reset before the flush drops it); at most
+	 * ten runs' worth per open, so a large ledger stored one event per record moves over a few
+	 * opens instead of holding up one.
+	 */
+	private queueCompaction(events: readonly LedgerEvent[], runs: readonly StoredRun[]): void {
+		const records = compactionRecords(events, runs, { groups: 10 });
+		if (records.length === 0) return;
+		try {
+			this.store.queueRecords(records);
+		} catch {
+			// Only a speed-up for the next open: the records as they are read the same.
+		}
 	}
 
 	private queueCheckpoint(heads: ChainHeads): void {
@@ -516,13 +537,16 @@ export class IndexedDbLedger implements LedgerPort {
 
 	private async refreshNow(): Promise<readonly LedgerEvent[]> {
 		const last = this.stored.at(-1);
+		// The run holding the last event known here starts at most largestRun - 1 events before it.
 		const records = await this.store.readAll(
 			ledgerStores.events,
-			last ? IDBKeyRange.lowerBound(last.seq) : undefined
+			last ? IDBKeyRange.lowerBound(Math.max(1, last.seq - largestRun + 1)) : undefined
 		);
 		await this.reloadState();
-		const first = records[0]?.value as LedgerEvent | undefined;
-		if (last && (first?.seq !== last.seq || first.hash !== last.hash)) {
+		const read = eventsOfRecords(records, last ? undefined : 1);
+		const lastPosition = last ? last.seq - (read.events[0]?.seq ?? 0) : -1;
+		const known = last ? read.events[lastPosition] : undefined;
+		if (last && (known?.seq !== last.seq || known.hash !== last.hash)) {
 			// The stored ledger is no longer the one this tab knew: start from what is stored.
 			const loaded = await loadLedger(this.store);
 			this.stored = loaded.events;
@@ -534,7 +558,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.notify('reloaded', this.stored, 'other-tab');
 			return this.stored;
 		}
-		const parsed = parseEvents(last ? records.slice(1) : records);
+		const parsed = { events: read.events.slice(lastPosition + 1), problem: read.problem };
 		if (parsed.events.length === 0 && parsed.problem === null) return [];
 		const check =
 			parsed.problem === null
@@ -620,6 +644,8 @@ interface LoadedLedger {
 	checkpoint: ChainHeads | null;
 	/** The chain was checked from the checkpoint on (the rest still to check in full). */
 	fromCheckpoint: boolean;
+	/** The stored records the events came from (see event-runs.ts). */
+	runs: StoredRun[];
 }
 
 /**
@@ -709,7 +735,7 @@ async function loadLedger(store: LedgerRecordStore): Promise<LoadedLedger> {
 		store.readAll(ledgerStores.events),
 		store.readAll(ledgerStores.state)
 	]);
-	const parsed = parseEvents(eventRecords);
+	const parsed = eventsOfRecords(eventRecords, 1);
 	const state = new Map<string, unknown>();
 	let checkpoint: ChainHeads | null = null;
 	for (const record of stateRecords) {
@@ -729,33 +755,9 @@ async function loadLedger(store: LedgerRecordStore): Promise<LoadedLedger> {
 		integrity,
 		state,
 		checkpoint,
-		fromCheckpoint: fromCheckpoint?.ok === true
+		fromCheckpoint: fromCheckpoint?.ok === true,
+		runs: parsed.runs
 	};
-}
-
-/** Stored records as events; the first record that is not a sealed event under its own seq is a problem. */
-function parseEvents(records: readonly StoredRecord[]): {
-	events: LedgerEvent[];
-	problem: string | null;
-} {
-	const events: LedgerEvent[] = [];
-	for (const record of records) {
-		const value = record.value as Partial<LedgerEvent> | null;
-		const sealed =
-			typeof value === 'object' &&
-			value !== null &&
-			typeof value.type === 'string' &&
-			typeof value.hash === 'string' &&
-			value.seq === record.key;
-		if (!sealed) {
-			return {
-				events,
-				problem: `stored event under key ${String(record.key)} is not a sealed event with that seq`
-			};
-		}
-		events.push(value as LedgerEvent);
-	}
-	return { events, problem: null };
 }
 
 async function applyWrites(fs: SandboxFileSystem, writes: readonly FileChange[]): Promise<void> {

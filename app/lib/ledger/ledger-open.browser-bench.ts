@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { checkpointRecord, IndexedDbLedger } from './indexeddb-ledger.js';
-import { ledgerStores } from './ledger-record-store.js';
+import { eventRunRecords } from './event-runs.js';
 import { freshDatabaseName, openLedgerStore } from './ledger-test-kit.js';
 import { headsAfter } from './stored-chain-check.js';
 
@@ -18,9 +18,8 @@ async function storedLedger(events: readonly LedgerEvent[]): Promise<string> {
 	const store = await openLedgerStore(name, { flushDelayMs: 0 });
 	for (let start = 0; start < events.length; start += 5_000) {
 		store.queueRecords(
-			events
-				.slice(start, start + 5_000)
-				.map((event) => ({ store: ledgerStores.events, key: event.seq, value: event }))
+			// Stored as the app stores them once merged: runs of a thousand (event-runs.ts).
+			eventRunRecords(events.slice(start, start + 5_000))
 		);
 		await store.flush();
 	}

@@ -3,6 +3,7 @@
  * with the ledger's stores, and the real pipeline writing through a sandbox-like fs over it.
  * Only tests import this file.
  */
+import { openDB } from 'idb';
 import { createToolPipeline } from '../../../hooks/pipeline/create-tool-pipeline.js';
 import { GovernanceState } from '../../../hooks/pipeline/governance-state.js';
 import {
@@ -23,7 +24,8 @@ import {
 } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { WorkspaceFileSystem } from '../../../sandbox/local/workspace-file-system.js';
 import { IndexedDbLedger } from './indexeddb-ledger.js';
-import { ledgerStoreNames } from './ledger-record-store.js';
+import { ledgerStoreNames, ledgerStores } from './ledger-record-store.js';
+import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 
 export const bytes = (text: string) => new TextEncoder().encode(text);
 export const text = (data: Uint8Array | null | undefined) =>
@@ -119,4 +121,35 @@ export function governedPipeline(
 /** The store's files as a Map, for verify. */
 export function workspaceFiles(store: IndexedDbWorkspaceFiles): Map<string, Uint8Array> {
 	return store.snapshot();
+}
+
+/**
+ * Changes the stored event `seq` in place, in whichever stored run holds it (see event-runs.ts),
+ * as a learner editing IndexedDB by hand would.
+ */
+export async function editStoredEvent(
+	name: string,
+	seq: number,
+	change: (event: LedgerEvent) => unknown
+): Promise<void> {
+	const database = await openDB(name);
+	try {
+		const transaction = database.transaction(ledgerStores.events, 'readwrite');
+		const cursor = await transaction.store.openCursor(IDBKeyRange.upperBound(seq), 'prev');
+		if (!cursor) throw new Error(`no stored run holds event ${seq}`);
+		const key = cursor.key as number;
+		if (Array.isArray(cursor.value)) {
+			const run = [...(cursor.value as LedgerEvent[])];
+			const position = seq - key;
+			if (!run[position]) throw new Error(`no stored run holds event ${seq}`);
+			run[position] = change(run[position] as LedgerEvent) as LedgerEvent;
+			await cursor.update(run);
+		} else {
+			if (key !== seq) throw new Error(`no stored record holds event ${seq}`);
+			await cursor.update(change(cursor.value as LedgerEvent));
+		}
+		await transaction.done;
+	} finally {
+		database.close();
+	}
 }

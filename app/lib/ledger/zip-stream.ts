@@ -1,39 +1,106 @@
-import { Zip, ZipDeflate } from 'fflate';
+import { Zip, ZipDeflate, type ZipInputFile } from 'fflate';
+import { lineBlocks } from '../../../hooks/ledger/line-blocks.js';
+import {
+	deflateNatively,
+	hasNativeDeflate,
+	type DeflatedEntry
+} from '../../../hooks/zip/native-deflate.js';
 
 /** 1980-01-01, the earliest date a zip can hold: no clock, reproducible bytes (as zipEntries). */
 const fixedZipDate = new Date(1980, 0, 1, 12, 0, 0);
-const pieceBytes = 1 << 20;
 
 /**
- * Zips entries with fflate's streaming API (deflate level 1, entries in path order), feeding each
- * file in 1 MiB pieces and reporting bytes compressed of the total, so a Worker can show progress
- * and the output grows in chunks instead of one copy of everything at the end.
+ * What is fed to a deflater at a time. Small enough that fflate's window buffer never grows and
+ * that every buffer on the way is reused memory, not fresh pages (see line-blocks.ts).
  */
-export function zipStream(
-	entries: ReadonlyMap<string, Uint8Array>,
-	onProgress: (done: number, total: number) => void = () => undefined
-): Uint8Array {
+const pieceBytes = 1 << 16;
+
+/** Entries smaller than this go to fflate: a native stream per small file costs more than it saves. */
+const smallestNativeEntry = 1 << 16;
+
+/** A file given as its lines (each without its newline): encoded and compressed a block at a time. */
+export interface ZipLines {
+	kind: 'lines';
+	lines: Iterable<string>;
+	/** How many lines there are, for progress. */
+	count: number;
+}
+
+export type ZipContent = Uint8Array | ZipLines;
+
+export interface ZipStreamOptions {
+	onProgress?: (done: number, total: number) => void;
+	/** Large entries through the platform's CompressionStream when it has one (default true). */
+	native?: boolean;
+}
+
+/**
+ * Zips entries in path order, deterministically (the same entries give the same bytes). Large
+ * entries are deflated by the platform's zlib (CompressionStream) where there is one, the rest
+ * by fflate at level 1. Files given as lines are encoded into one reused block and fed as it
+ * fills, so a 40 MB jsonl file is never held whole, neither as text nor as bytes. `onProgress`
+ * hears steps done of the total: a step per byte of a file given as bytes and per line of a
+ * file given as lines.
+ */
+export async function zipStream(
+	entries: ReadonlyMap<string, ZipContent>,
+	{ onProgress = () => undefined, native = true }: ZipStreamOptions = {}
+): Promise<Uint8Array> {
 	const chunks: Uint8Array[] = [];
 	let failure: Error | null = null;
 	const zip = new Zip((error, chunk) => {
 		if (error) failure = error;
-		else chunks.push(chunk);
+		// A chunk may be a view into a buffer as large as fflate's window: keep only its bytes.
+		else chunks.push(chunk.byteLength === chunk.buffer.byteLength ? chunk : chunk.slice());
 	});
+	const nativeDeflate = native && hasNativeDeflate();
 	const paths = [...entries.keys()].sort();
-	const total = paths.reduce((sum, path) => sum + (entries.get(path)?.length ?? 0), 0);
+	let total = 0;
+	for (const path of paths) total += stepsOf(entries.get(path) as ZipContent);
 	let done = 0;
-	for (const path of paths) {
-		const content = entries.get(path) as Uint8Array;
-		const file = new ZipDeflate(path, { level: 1 });
-		file.mtime = fixedZipDate;
-		zip.add(file);
-		if (content.length === 0) file.push(new Uint8Array(0), true);
-		for (let start = 0; start < content.length; start += pieceBytes) {
-			const end = Math.min(content.length, start + pieceBytes);
-			file.push(content.subarray(start, end), end === content.length);
-			done += end - start;
-			onProgress(done, total);
+	const progress = (steps: number) => onProgress((done += steps), total);
+	const piecesOf = (content: ZipContent) =>
+		content instanceof Uint8Array
+			? bytePieces(content, progress)
+			: lineBlocks(counted(content.lines, progress), pieceBytes);
+	// The large entries are deflated at once: in Node zlib runs on the thread pool, so the audit
+	// and the trace are compressed side by side while the page's thread writes their lines.
+	const deflating = new Map<string, Promise<DeflatedEntry>>();
+	if (nativeDeflate) {
+		for (const path of paths) {
+			const content = entries.get(path) as ZipContent;
+			if (content instanceof Uint8Array && content.length < smallestNativeEntry) continue;
+			const deflated = deflateNatively(piecesOf(content));
+			// Awaited below, in path order; a failure meanwhile is not an unhandled rejection.
+			deflated.catch(() => undefined);
+			deflating.set(path, deflated);
 		}
+	}
+	for (const path of paths) {
+		const content = entries.get(path) as ZipContent;
+		const nativeEntry = deflating.get(path);
+		if (nativeEntry) {
+			const deflated = await nativeEntry;
+			const file: ZipInputFile = {
+				filename: path,
+				size: 0,
+				crc: 0,
+				compression: 8,
+				mtime: fixedZipDate
+			};
+			zip.add(file);
+			for (const chunk of deflated.chunks) file.ondata?.(null, chunk, false);
+			file.size = deflated.size;
+			file.crc = deflated.crc;
+			file.ondata?.(null, new Uint8Array(0), true);
+		} else {
+			const file = new ZipDeflate(path, { level: 1 });
+			file.mtime = fixedZipDate;
+			zip.add(file);
+			for (const piece of piecesOf(content)) file.push(piece);
+			file.push(new Uint8Array(0), true);
+		}
+		if (failure) throw failure;
 	}
 	zip.end();
 	if (failure) throw failure;
@@ -46,4 +113,26 @@ export function zipStream(
 		offset += chunk.length;
 	}
 	return zipped;
+}
+
+function stepsOf(content: ZipContent): number {
+	return content instanceof Uint8Array ? content.length : content.count;
+}
+
+function* bytePieces(bytes: Uint8Array, onPiece: (steps: number) => void): Iterable<Uint8Array> {
+	for (let start = 0; start < bytes.length; start += pieceBytes) {
+		const piece = bytes.subarray(start, Math.min(bytes.length, start + pieceBytes));
+		yield piece;
+		onPiece(piece.length);
+	}
+}
+
+/** The lines, reporting them a thousand at a time. */
+function* counted(lines: Iterable<string>, onLines: (steps: number) => void): Iterable<string> {
+	let count = 0;
+	for (const line of lines) {
+		yield line;
+		if (++count % 1_000 === 0) onLines(1_000);
+	}
+	onLines(count % 1_000);
 }

@@ -149,12 +149,12 @@ export class JsonlLineReader {
 	 */
 	#decodeBytes(chunk: Uint8Array, last: boolean): void {
 		let bytes = chunk;
-		if (this.#pendingBytes.length > 0) {
-			bytes = new Uint8Array(this.#pendingBytes.length + chunk.length);
-			bytes.set(this.#pendingBytes);
-			bytes.set(chunk, this.#pendingBytes.length);
-		}
 		if (!this.#bomChecked) {
+			if (this.#pendingBytes.length > 0) {
+				// Only while waiting to tell a BOM from text: a few bytes.
+				bytes = concatenated(this.#pendingBytes, chunk);
+				this.#pendingBytes = new Uint8Array(0);
+			}
 			const bom = [0xef, 0xbb, 0xbf];
 			const couldBeBom = bom
 				.slice(0, Math.min(3, bytes.length))
@@ -172,18 +172,41 @@ export class JsonlLineReader {
 		}
 		const lines: string[] = [];
 		let start = 0;
+		// The line left unfinished by the last chunk is the only one glued together: copying the
+		// whole chunk after it cost a fresh megabyte per chunk, a third of verify's time.
+		if (this.#pendingBytes.length > 0) {
+			const newline = bytes.indexOf(10);
+			const end = newline < 0 ? bytes.length : newline;
+			if (newline < 0 && !last) {
+				this.#pendingBytes = concatenated(this.#pendingBytes, bytes);
+				this.#lines = [];
+				this.#lineIndex = 0;
+				this.#text = '';
+				return;
+			}
+			const line = concatenated(this.#pendingBytes, bytes.subarray(0, end));
+			lines.push(newline < 0 ? this.#decoder.decode(line) : this.#lineText(line));
+			this.#pendingBytes = new Uint8Array(0);
+			start = newline < 0 ? bytes.length : newline + 1;
+		}
 		for (;;) {
 			const newline = bytes.indexOf(10, start);
 			if (newline < 0) break;
-			const end = newline > start && bytes[newline - 1] === 13 ? newline - 1 : newline;
-			lines.push(end === start ? '' : this.#decoder.decode(bytes.subarray(start, end)));
+			lines.push(this.#lineText(bytes.subarray(start, newline)));
 			start = newline + 1;
 		}
+		// An unfinished last line keeps a final carriage return: only CRLF is a line ending.
 		if (last && start < bytes.length) lines.push(this.#decoder.decode(bytes.subarray(start)));
 		this.#pendingBytes = !last && start < bytes.length ? bytes.slice(start) : new Uint8Array(0);
 		this.#lines = lines;
 		this.#lineIndex = 0;
 		this.#text = '';
+	}
+
+	/** The text of a line that ended in a newline, without the carriage return of a CRLF. */
+	#lineText(line: Uint8Array): string {
+		const end = line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length;
+		return end === 0 ? '' : this.#decoder.decode(line.subarray(0, end));
 	}
 
 	/** The next non-empty line or null at the end, filling as needed. */
@@ -221,4 +244,11 @@ export function countLinesOfBytes(bytes: Uint8Array): number {
 	let count = 0;
 	for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
 	return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? count + 1 : count;
+}
+
+function concatenated(first: Uint8Array, second: Uint8Array): Uint8Array {
+	const bytes = new Uint8Array(first.length + second.length);
+	bytes.set(first);
+	bytes.set(second, first.length);
+	return bytes;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, writeCanonical } from './canonical-json.js';
+import { canonicalJson, memberText, writeCanonical } from './canonical-json.js';
 
 describe('canonicalJson', () => {
 	it('sorts keys at every depth and writes no whitespace', () => {
@@ -139,3 +139,40 @@ function sortKeys(value: unknown): unknown {
 	}
 	return sorted;
 }
+
+describe('memberText', () => {
+	it('cuts out exactly the canonical text of a top-level member, or gives up', () => {
+		const primitive = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null));
+		fc.assert(
+			fc.property(
+				fc.dictionary(fc.string(), fc.oneof(primitive, fc.jsonValue()), { minKeys: 1 }),
+				fc.nat(),
+				(record, pick) => {
+					const text = canonicalJson(record);
+					const value = JSON.parse(text) as Record<string, unknown>;
+					// Integer-like keys enumerate first, so such a parse is not proven canonical, and a
+					// caller proves the line canonical before asking.
+					if (JSON.stringify(value) !== text) return;
+					const names = Object.keys(value);
+					const name = names[pick % names.length] as string;
+					const cut = memberText(text, value, name);
+					const othersPrimitive = names.every(
+						(key) => key === name || value[key] === null || typeof value[key] !== 'object'
+					);
+					if (othersPrimitive) expect(cut).toBe(canonicalJson(value[name]));
+					else expect(cut === null || cut === canonicalJson(value[name])).toBe(true);
+				}
+			),
+			{ numRuns: 2_000 }
+		);
+	});
+
+	it("is not fooled by the member's key inside a string or a nested object", () => {
+		const tricky = { a: ',"trace":', trace: { x: '",trace":' }, type: 'm' };
+		expect(memberText(canonicalJson(tricky), tricky, 'trace')).toBe(canonicalJson(tricky.trace));
+		const nested = { a: { trace: 1 }, trace: 2 };
+		expect(memberText(canonicalJson(nested), nested, 'trace')).toBeNull();
+		expect(memberText('{"a":1}', { a: 1 }, 'trace')).toBeNull();
+		expect(memberText('{"trace":[1],"z":true}', { trace: [1], z: true }, 'trace')).toBe('[1]');
+	});
+});

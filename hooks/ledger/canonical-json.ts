@@ -303,6 +303,14 @@ function cutMember(text: string, value: unknown, omitPath: readonly string[]): s
 	if (member === undefined) return text;
 	if (typeof member !== 'string') return null;
 	const needle = `${quoteKey(name)}:${JSON.stringify(member)}`;
+	// A top-level member that comes first (an audit event's `hash`, whose key sorts first): right
+	// after the opening brace it can only be that member, so the rest of the line need not be
+	// searched for a second occurrence.
+	if (omitPath.length === 1 && text.charCodeAt(0) === 123 && text.startsWith(needle, 1)) {
+		const after = text.charCodeAt(1 + needle.length);
+		if (after === 44) return '{' + text.slice(needle.length + 2);
+		if (after === 125) return text.slice(0, 1) + text.slice(1 + needle.length);
+	}
 	const at = text.indexOf(needle);
 	if (at < 0 || text.indexOf(needle, at + 1) >= 0) return null;
 	const before = text[at - 1];
@@ -312,6 +320,41 @@ function cutMember(text: string, value: unknown, omitPath: readonly string[]): s
 		return text.slice(0, at) + text.slice(at + needle.length + 1);
 	if (before === '{' && after === '}') return text.slice(0, at) + text.slice(at + needle.length);
 	return null;
+}
+
+/**
+ * The text of the top-level member `name` of `text`, which the caller has proven canonical for
+ * `value` (see lineForm), cut out of the line instead of written again; null when that cannot be
+ * done safely. Safe when every other top-level member is a string, number, boolean or null: then
+ * the member's key can only occur where it starts (strings escape every `"`), and the members
+ * after it are written from their values, so the member's text ends where they begin.
+ */
+export function memberText(text: string, value: unknown, name: string): string | null {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+	const record = value as Record<string, unknown>;
+	let found = false;
+	let first = true;
+	let firstKey = true;
+	const after: string[] = [];
+	for (const key in record) {
+		const member = record[key];
+		if (key === name) {
+			found = true;
+			first = firstKey;
+		} else {
+			if (member !== null && typeof member === 'object') return null;
+			if (found) after.push(`,${quoteKey(key)}:${JSON.stringify(member)}`);
+		}
+		firstKey = false;
+	}
+	if (!found) return null;
+	const suffix = after.join('') + '}';
+	const opening = `${first ? '{' : ','}${quoteKey(name)}:`;
+	const start = first ? (text.startsWith(opening) ? opening.length : -1) : text.indexOf(opening);
+	if (start < 0 || !text.endsWith(suffix)) return null;
+	const from = first ? start : start + opening.length;
+	const to = text.length - suffix.length;
+	return to > from ? text.slice(from, to) : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { SyncContentHasher } from '../hashing/sync-sha256.js';
 import { validateTraceRecord } from './agent-trace-schema.js';
-import { canonicalJson, canonicalWithout } from './canonical-json.js';
+import { canonicalJson, canonicalWithout, memberText } from './canonical-json.js';
 import { surelyValidTraceRecord } from './trace-record-fast-check.js';
 import {
 	JsonlLineReader,
@@ -197,7 +197,7 @@ export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResu
 					trace === undefined
 						? null
 						: provenCanonical
-							? JSON.stringify(trace)
+							? (memberText(entry.text, entry.value, 'trace') ?? JSON.stringify(trace))
 							: safeCanonical(trace);
 				checkTrace(traceLine, { entry, traceText });
 			}

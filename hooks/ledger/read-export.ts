@@ -1,4 +1,4 @@
-import { zipSync, type Zippable } from 'fflate';
+import { deflateSync, zipSync, type Zippable } from 'fflate';
 import { EntryPathSet, canonicalEntryPath } from '../paths/normalize-path.js';
 import { nativeInflate } from '../zip/native-inflate.js';
 import {
@@ -212,16 +212,29 @@ export function zipEntries(
 ): Uint8Array {
 	const zippable: Zippable = {};
 	const encoder = new TextEncoder();
-	const all = new Map<string, [Uint8Array, { os?: number; attrs?: number }]>();
-	for (const [path, content] of entries) all.set(path, [content, {}]);
+	const all = new Map<string, [Uint8Array, { os?: number; attrs?: number; level?: 0 }]>();
+	for (const [path, content] of entries) {
+		all.set(path, [content, packsTooTight(content) ? { level: 0 } : {}]);
+	}
 	for (const [path, target] of links) {
 		all.set(path, [encoder.encode(target), { os: unixOs, attrs: symbolicLinkAttributes }]);
 	}
 	for (const path of [...all.keys()].sort()) {
 		const canonical = canonicalEntryPath(path);
 		if (!canonical.ok) throw new Error(`zip entry has an unsafe path: ${canonical.reason}`);
-		zippable[path] = all.get(path) as [Uint8Array, { os?: number; attrs?: number }];
+		zippable[path] = all.get(path) as [Uint8Array, { os?: number; attrs?: number; level?: 0 }];
 	}
 	// Level 1: exports are large JSON lines; speed matters more than the last few percent of size.
 	return zipSync(zippable, { mtime: fixedZipDate, level: 1 });
+}
+
+/**
+ * A file the strict reader would refuse once packed (1 MiB or more unpacking over 200×, a zip
+ * bomb's shape: a file of zeros, a log of one repeated line) is stored as it is instead, so every
+ * zip this writes reads back in Import, /grade and `threadline verify`.
+ */
+function packsTooTight(content: Uint8Array): boolean {
+	if (content.length < exportZipLimits.ratioCheckFromBytes) return false;
+	const packed = deflateSync(content, { level: 1 }).length;
+	return content.length > exportZipLimits.maximumRatio * Math.max(packed, 1);
 }

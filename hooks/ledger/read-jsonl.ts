@@ -246,7 +246,7 @@ export function countLinesOfBytes(bytes: Uint8Array): number {
 	return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? count + 1 : count;
 }
 
-function concatenated(first: Uint8Array, second: Uint8Array): Uint8Array {
+function concatenated(first: Uint8Array, second: Uint8Array): Uint8Array<ArrayBuffer> {
 	const bytes = new Uint8Array(first.length + second.length);
 	bytes.set(first);
 	bytes.set(second, first.length);

@@ -9,10 +9,10 @@ const table = (() => {
 	return values;
 })();
 
-export function crc32(bytes: Uint8Array): number {
-	let crc = -1;
-	for (let index = 0; index < bytes.length; index++) {
+/** The CRC-32 of `bytes`, or of everything before them too when `previous` is the CRC so far. */
+export function crc32(bytes: Uint8Array, previous = 0): number {
+	let crc = previous ^ -1;
+	for (let index = 0; index < bytes.length; index++)
 		crc = (table[(crc ^ (bytes[index] as number)) & 0xff] as number) ^ (crc >>> 8);
-	}
 	return (crc ^ -1) >>> 0;
 }

@@ -244,6 +244,32 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 	}
 
 	/**
+	 * Stores records in a readwrite transaction of their own, started now, outside the write-behind
+	 * queue: for optional work (the ledger merging small runs of events) whose failure, a full
+	 * quota say, must not be retried in front of every later write. Resolves false when nothing
+	 * was stored; nothing is kept for another attempt. Throws, as queueRecords does, on a record
+	 * that could never be stored.
+	 */
+	async storeApart(records: readonly QueuedRecord[]): Promise<boolean> {
+		if (!Array.isArray(records)) throw new TypeError('storeApart expects an array of records');
+		const queue = new RecordQueue();
+		for (const [position, record] of records.entries())
+			queue.add(this.checkRecord(record, position));
+		if (queue.isEmpty()) return true;
+		if (this.closed) return false;
+		try {
+			const database = this.database as unknown as IDBPDatabase;
+			const wrapped = database.transaction(queue.storeNames(), 'readwrite');
+			const transaction = unwrap(wrapped);
+			queue.writeTo((store) => transaction.objectStore(store));
+			await wrapped.done;
+			return true;
+		} catch {
+			return false;
+		}
+	}
+
+	/**
 	 * Every record of an extra store (in key order, within `range` when given) as it will be once
 	 * everything queued is stored: what the database holds, with queued records applied on top.
 	 */

@@ -72,9 +72,9 @@ describe('event runs', () => {
 				'key 7 is not a sealed event with that seq'
 			],
 			[
-				'a run with a wrong seq inside',
+				'a run with a wrong seq inside (the events before it are kept)',
 				[{ key: 1, value: [all[0], all[2]] }],
-				0,
+				1,
 				'key 1 is not a sealed event with that seq'
 			],
 			[
@@ -99,7 +99,7 @@ describe('event runs', () => {
 				'a first record after seq 1',
 				[{ key: 2, value: all.slice(1, 3) }],
 				0,
-				'key 2 does not follow the stored event 0'
+				'key 2 comes first, but a ledger starts at seq 1'
 			],
 			['an empty run', [{ key: 1, value: [] }], 0, 'key 1 is not a run of sealed events'],
 			[
@@ -132,6 +132,23 @@ describe('event runs', () => {
 			expect(read.events, label).toEqual(all.slice(0, kept));
 			expect(read.problem, label).toBe(`stored event under ${problem}`);
 		}
+	});
+
+	it('reads up to a seq without looking at the events after it', () => {
+		const all = events(1, 6);
+		const damagedAfter = [{ key: 1, value: [...all.slice(0, 4), { seq: 99 }] }];
+		expect(eventsOfRecords(damagedAfter, 1, 4)).toMatchObject({
+			events: all.slice(0, 4),
+			problem: null
+		});
+		expect(eventsOfRecords(damagedAfter, 1).problem).toBe(
+			'stored event under key 1 is not a sealed event with that seq'
+		);
+		const later = [
+			{ key: 1, value: all.slice(0, 3) },
+			{ key: 4, value: 'not read' }
+		];
+		expect(eventsOfRecords(later, 1, 3)).toMatchObject({ events: all.slice(0, 3), problem: null });
 	});
 
 	it('reads a window that starts inside the ledger when no first seq is asked for', () => {

@@ -46,7 +46,12 @@ export interface StoredEvents {
  * (at `firstSeq` for the first, when given): a record edited, moved, duplicated or dropped is a
  * problem, and the events before it are returned.
  */
-export function eventsOfRecords(records: readonly StoredRecord[], firstSeq?: number): StoredEvents {
+export function eventsOfRecords(
+	records: readonly StoredRecord[],
+	firstSeq?: number,
+	/** Events after this seq are neither checked nor returned (a Worker reading up to a seq). */
+	lastSeq = Infinity
+): StoredEvents {
 	const events: LedgerEvent[] = [];
 	const runs: StoredRun[] = [];
 	let expected = firstSeq;
@@ -61,15 +66,21 @@ export function eventsOfRecords(records: readonly StoredRecord[], firstSeq?: num
 		if (typeof key !== 'number' || run.length === 0 || run.length > largestRun) {
 			return problem('is not a run of sealed events');
 		}
-		for (let position = 0; position < run.length; position++) {
+		if (key > lastSeq) break;
+		for (let position = 0; position < run.length && key + position <= lastSeq; position++) {
+			// The events before a bad one in the same run are kept, as they were one per record.
 			if (!isSealedEvent(run[position], key + position)) {
 				return problem('is not a sealed event with that seq');
 			}
+			if (position === 0 && expected !== undefined && key !== expected) {
+				return problem(
+					expected === 1
+						? 'comes first, but a ledger starts at seq 1'
+						: `does not follow the stored event ${expected - 1}`
+				);
+			}
+			events.push(run[position] as LedgerEvent);
 		}
-		if (expected !== undefined && key !== expected) {
-			return problem(`does not follow the stored event ${expected - 1}`);
-		}
-		for (const event of run) events.push(event as LedgerEvent);
 		runs.push({ key, count: run.length });
 		expected = key + run.length;
 	}

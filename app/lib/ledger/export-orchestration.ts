@@ -40,7 +40,7 @@ const decoder = new TextDecoder();
 export function orchestrationZipEntries(input: OrchestrationZipInput): Map<string, Uint8Array> {
 	const entries = new Map<string, Uint8Array>();
 	for (const [path, content] of orchestrationZipContents(input)) {
-		entries.set(path, content instanceof Uint8Array ? content : linesToBytes(content.lines));
+		entries.set(path, content instanceof Uint8Array ? content : linesToBytes(content.lines()));
 	}
 	return entries;
 }
@@ -72,7 +72,8 @@ export function orchestrationZipContents(input: OrchestrationZipInput): Map<stri
 			? path.slice(orchestrationFolder.length)
 			: null;
 		if (generatedName !== null && generated.has(generatedName)) continue;
-		refuseSecrets(path, decoder.decode(content), secrets);
+		// Decoded only to look for a key: a large binary file costs nothing when there is none.
+		if (secrets.length > 0) refuseSecrets(path, decoder.decode(content), secrets);
 		entries.set(prefix + path, content);
 	}
 	const encoder = new TextEncoder();
@@ -82,7 +83,8 @@ export function orchestrationZipContents(input: OrchestrationZipInput): Map<stri
 			refuseSecrets(path, content.text, secrets);
 			entries.set(prefix + path, encoder.encode(content.text));
 		} else {
-			const lines = secrets.length === 0 ? content.lines() : checkedLines(path, content, secrets);
+			const lines =
+				secrets.length === 0 ? content.lines : () => checkedLines(path, content.lines(), secrets);
 			entries.set(prefix + path, { kind: 'lines', lines, count: content.count });
 		}
 	}
@@ -91,10 +93,10 @@ export function orchestrationZipContents(input: OrchestrationZipInput): Map<stri
 
 function* checkedLines(
 	path: string,
-	content: { lines: () => Iterable<string> },
+	lines: Iterable<string>,
 	secrets: readonly string[]
 ): Iterable<string> {
-	for (const line of content.lines()) {
+	for (const line of lines) {
 		refuseSecrets(path, line, secrets);
 		yield line;
 	}

@@ -426,6 +426,34 @@ describe('IndexedDbLedger', () => {
 		expect(await third.ledger.whenFullyChecked()).toEqual({ ok: true });
 	});
 
+	it("keeps storing the learner's commits when merging the runs fails (a full quota)", async () => {
+		const name = freshDatabaseName();
+		const first = await openBoth(name);
+		for (let commit = 0; commit < 30; commit++) await first.ledger.append([lesson(`${commit}`)]);
+		await first.store.close();
+		const prototype = globalThis.IDBObjectStore.prototype as unknown as {
+			put: (...args: unknown[]) => IDBRequest;
+		};
+		const originalPut = prototype.put;
+		// Any run longer than one commit's is refused: the merge fails, the commits must not.
+		vi.spyOn(prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args) {
+			const request = originalPut.apply(this, args);
+			if (Array.isArray(args[0]) && args[0].length > 5) this.transaction.abort();
+			return request;
+		});
+		const second = await openBoth(name);
+		const problems: unknown[] = [];
+		second.store.onPersistError((problem) => problems.push(problem));
+		await second.ledger.append([lesson('after'), lesson('and after')]);
+		await second.store.flush();
+		vi.restoreAllMocks();
+		expect(problems.filter((problem) => problem !== null)).toEqual([]);
+		await second.store.close();
+		const third = await openBoth(name);
+		expect(third.ledger.lastSeq).toBe(32);
+		expect(third.ledger.integrity).toEqual({ ok: true });
+	});
+
 	it('lets a reader tab follow what the writer stores, then take over without forking', async () => {
 		const name = freshDatabaseName();
 		const writer = await openBoth(name);

@@ -140,7 +140,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.checkpoint = heads;
 			if (options.writable && loaded.events.length > 0 && !sameHeads(heads, loaded.checkpoint))
 				this.queueCheckpoint(heads);
-			if (options.writable) this.queueCompaction(loaded.events, loaded.runs);
+			if (options.writable) this.compactStoredRuns(loaded.events, loaded.runs);
 		}
 	}
 
@@ -472,18 +472,17 @@ export class IndexedDbLedger implements LedgerPort {
 
 	/**
 	 * Merges the small runs that commits stored into runs of up to a thousand events, so the next
-	 * open reads few records. Queued like any write (a reset before the flush drops it); at most
-	 * ten runs' worth per open, so a large ledger stored one event per record moves over a few
-	 * opens instead of holding up one.
+	 * open reads few records. In a transaction of its own, started before any later write or reset
+	 * of this tab, and never retried: should it fail (a full quota), the learner's own writes must
+	 * not queue behind it. At most ten merged runs per open, so a large ledger stored one event per
+	 * record moves over a few opens instead of holding up one.
 	 */
-	private queueCompaction(events: readonly LedgerEvent[], runs: readonly StoredRun[]): void {
+	private compactStoredRuns(events: readonly LedgerEvent[], runs: readonly StoredRun[]): void {
+		if (!this.store.storeApart) return;
 		const records = compactionRecords(events, runs, { groups: 10 });
 		if (records.length === 0) return;
-		try {
-			this.store.queueRecords(records);
-		} catch {
-			// Only a speed-up for the next open: the records as they are read the same.
-		}
+		// Only a speed-up for the next open: the records as they are read the same.
+		this.store.storeApart(records).catch(() => false);
 	}
 
 	private queueCheckpoint(heads: ChainHeads): void {

@@ -27,6 +27,8 @@ export interface LedgerRecordStore {
 	/** Stores everything queued (never rejects); the Worker then finds every event in the database. */
 	flush?(): Promise<void>;
 	queueRecords(records: readonly QueuedRecord[]): void;
+	/** Records stored in a transaction of their own, now; false when that failed (not retried). */
+	storeApart?(records: readonly QueuedRecord[]): Promise<boolean>;
 	readAll(store: string, range?: IDBKeyRange): Promise<StoredRecord[]>;
 	/** Many records by key in one read (missing ones left out); `readAll` per key without it. */
 	readKeys?(store: string, keys: readonly IDBValidKey[]): Promise<StoredRecord[]>;

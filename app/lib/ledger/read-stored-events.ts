@@ -34,8 +34,8 @@ export function readStoredEvents(source: {
 					key: keys.result[position] as IDBValidKey,
 					value
 				}));
-				const read = eventsOfRecords(records, 1);
-				const events = read.events.slice(0, source.upToSeq);
+				const read = eventsOfRecords(records, 1, source.upToSeq);
+				const events = read.events;
 				if (events.length !== source.upToSeq) {
 					const why = read.problem ? ` (${read.problem})` : '';
 					reject(

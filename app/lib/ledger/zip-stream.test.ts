@@ -1,5 +1,6 @@
 import { unzipSync } from 'fflate';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { exportZipLimits, readZip } from '../../../hooks/zip/read-zip.js';
 import { zipStream, type ZipContent } from './zip-stream.js';
 
 describe('zipStream', () => {
@@ -34,7 +35,7 @@ describe('zipStream', () => {
 			const entries = new Map<string, ZipContent>([
 				[
 					'x/.orchestration/audit.jsonl',
-					{ kind: 'lines' as const, lines: [...lines, long], count: 20_001 }
+					{ kind: 'lines' as const, lines: () => [...lines, long], count: 20_001 }
 				],
 				['x/small.txt', new TextEncoder().encode('small')]
 			]);
@@ -62,6 +63,62 @@ describe('zipStream', () => {
 			['large', new Uint8Array(200_000).map((_, index) => index % 7)]
 		]);
 		expect(sameBytes(await zipStream(entries), await zipStream(new Map(entries)))).toBe(true);
+	});
+});
+
+describe('zipStream and the strict reader', () => {
+	const repeatedLine = new TextEncoder().encode(('x'.repeat(99) + '\n').repeat(20_000));
+	const zeros = new Uint8Array(3 << 20);
+	const lines = () => Array.from({ length: 30_000 }, () => 'y'.repeat(80));
+
+	it('stores what would pack tighter than the reader accepts, natively or with fflate', async () => {
+		for (const native of [true, false]) {
+			const entries = new Map<string, ZipContent>([
+				['logs/build.log', repeatedLine],
+				['zeros.bin', zeros],
+				['same.jsonl', { kind: 'lines', lines, count: 30_000 }],
+				['small.txt', new TextEncoder().encode('small')]
+			]);
+			const zip = await zipStream(entries, { native });
+			const read = new Map(readZip(zip, exportZipLimits).map((entry) => [entry.path, entry]));
+			expect(sameBytes(read.get('logs/build.log')?.content, repeatedLine)).toBe(true);
+			expect(sameBytes(read.get('zeros.bin')?.content, zeros)).toBe(true);
+			expect(new TextDecoder().decode(read.get('same.jsonl')?.content)).toBe(
+				lines()
+					.map((line) => line + '\n')
+					.join('')
+			);
+			// The zeros, at least, were stored as they are.
+			expect(zip.length).toBeGreaterThan(zeros.length);
+		}
+	});
+
+	it("deflates an entry with fflate when the platform's stream fails, but not when a line is refused", async () => {
+		const failing = vi.spyOn(globalThis, 'CompressionStream').mockImplementation(
+			() =>
+				({
+					writable: new WritableStream({
+						write() {
+							throw new Error('the engine ran out of memory');
+						}
+					}),
+					readable: new ReadableStream()
+				}) as unknown as CompressionStream
+		);
+		try {
+			const text = 'héllo\n'.repeat(30_000);
+			const zip = await zipStream(new Map([['a.txt', new TextEncoder().encode(text)]]));
+			expect(new TextDecoder().decode(unzipSync(zip)['a.txt'])).toBe(text);
+			function* refused(): Iterable<string> {
+				yield 'fine';
+				throw new Error('a key was found');
+			}
+			await expect(
+				zipStream(new Map([['a.jsonl', { kind: 'lines', lines: refused, count: 2 }]]))
+			).rejects.toThrow('a key was found');
+		} finally {
+			failing.mockRestore();
+		}
 	});
 });
 

@@ -1,10 +1,12 @@
-import { Zip, ZipDeflate, type ZipInputFile } from 'fflate';
+import { Deflate, deflateSync, Zip, type ZipInputFile } from 'fflate';
 import { lineBlocks } from '../../../hooks/ledger/line-blocks.js';
+import { crc32 } from '../../../hooks/zip/crc32.js';
 import {
 	deflateNatively,
 	hasNativeDeflate,
 	type DeflatedEntry
 } from '../../../hooks/zip/native-deflate.js';
+import { exportZipLimits } from '../../../hooks/zip/read-zip.js';
 
 /** 1980-01-01, the earliest date a zip can hold: no clock, reproducible bytes (as zipEntries). */
 const fixedZipDate = new Date(1980, 0, 1, 12, 0, 0);
@@ -21,7 +23,8 @@ const smallestNativeEntry = 1 << 16;
 /** A file given as its lines (each without its newline): encoded and compressed a block at a time. */
 export interface ZipLines {
 	kind: 'lines';
-	lines: Iterable<string>;
+	/** The lines; called again when the entry has to be written a second time (stored, not packed). */
+	lines: () => Iterable<string>;
 	/** How many lines there are, for progress. */
 	count: number;
 }
@@ -35,12 +38,15 @@ export interface ZipStreamOptions {
 }
 
 /**
- * Zips entries in path order, deterministically (the same entries give the same bytes). Large
- * entries are deflated by the platform's zlib (CompressionStream) where there is one, the rest
- * by fflate at level 1. Files given as lines are encoded into one reused block and fed as it
- * fills, so a 40 MB jsonl file is never held whole, neither as text nor as bytes. `onProgress`
- * hears steps done of the total: a step per byte of a file given as bytes and per line of a
- * file given as lines.
+ * Zips entries in path order. The same entries give the same bytes on the same engine (the
+ * platform's zlib may pack differently from one browser to another; nothing depends on the
+ * packed bytes). Large entries are deflated by the platform's zlib (CompressionStream) where
+ * there is one, the rest by fflate at level 1; an entry that would pack tighter than the strict
+ * zip reader accepts (exportZipLimits: a 2 MB log of one repeated line packs 289:1) is stored
+ * instead, so every export this writes reads back in `threadline verify`, /grade and Import.
+ * Files given as lines are encoded into one reused block and fed as it fills, so a 40 MB jsonl
+ * file is never held whole, neither as text nor as bytes. `onProgress` hears steps done of the
+ * total: a step per byte of a file given as bytes and per line of a file given as lines.
  */
 export async function zipStream(
 	entries: ReadonlyMap<string, ZipContent>,
@@ -50,7 +56,7 @@ export async function zipStream(
 	let failure: Error | null = null;
 	const zip = new Zip((error, chunk) => {
 		if (error) failure = error;
-		// A chunk may be a view into a buffer as large as fflate's window: keep only its bytes.
+		// A chunk may be a view into a larger buffer: keep only its bytes.
 		else chunks.push(chunk.byteLength === chunk.buffer.byteLength ? chunk : chunk.slice());
 	});
 	const nativeDeflate = native && hasNativeDeflate();
@@ -59,18 +65,16 @@ export async function zipStream(
 	for (const path of paths) total += stepsOf(entries.get(path) as ZipContent);
 	let done = 0;
 	const progress = (steps: number) => onProgress((done += steps), total);
-	const piecesOf = (content: ZipContent) =>
-		content instanceof Uint8Array
-			? bytePieces(content, progress)
-			: lineBlocks(counted(content.lines, progress), pieceBytes);
+	const isLarge = (content: ZipContent) =>
+		!(content instanceof Uint8Array) || content.length >= smallestNativeEntry;
 	// The large entries are deflated at once: in Node zlib runs on the thread pool, so the audit
 	// and the trace are compressed side by side while the page's thread writes their lines.
 	const deflating = new Map<string, Promise<DeflatedEntry>>();
 	if (nativeDeflate) {
 		for (const path of paths) {
 			const content = entries.get(path) as ZipContent;
-			if (content instanceof Uint8Array && content.length < smallestNativeEntry) continue;
-			const deflated = deflateNatively(piecesOf(content));
+			if (!isLarge(content)) continue;
+			const deflated = deflateNativelyOrWithFflate(content, progress);
 			// Awaited below, in path order; a failure meanwhile is not an unhandled rejection.
 			deflated.catch(() => undefined);
 			deflating.set(path, deflated);
@@ -78,28 +82,26 @@ export async function zipStream(
 	}
 	for (const path of paths) {
 		const content = entries.get(path) as ZipContent;
-		const nativeEntry = deflating.get(path);
-		if (nativeEntry) {
-			const deflated = await nativeEntry;
-			const file: ZipInputFile = {
-				filename: path,
-				size: 0,
-				crc: 0,
-				compression: 8,
-				mtime: fixedZipDate
-			};
+		const deflated = (await deflating.get(path)) ?? deflateWithFflate(content, progress);
+		const file: ZipInputFile = {
+			filename: path,
+			size: 0,
+			crc: 0,
+			compression: 8,
+			mtime: fixedZipDate
+		};
+		const packedSize = deflated.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+		if (tooTightForTheReader(deflated.size, packedSize)) {
+			file.compression = 0;
+			zip.add(file);
+			for (const piece of piecesOf(content)) file.ondata?.(null, piece.slice(), false);
+		} else {
 			zip.add(file);
 			for (const chunk of deflated.chunks) file.ondata?.(null, chunk, false);
-			file.size = deflated.size;
-			file.crc = deflated.crc;
-			file.ondata?.(null, new Uint8Array(0), true);
-		} else {
-			const file = new ZipDeflate(path, { level: 1 });
-			file.mtime = fixedZipDate;
-			zip.add(file);
-			for (const piece of piecesOf(content)) file.push(piece);
-			file.push(new Uint8Array(0), true);
 		}
+		file.size = deflated.size;
+		file.crc = deflated.crc;
+		file.ondata?.(null, new Uint8Array(0), true);
 		if (failure) throw failure;
 	}
 	zip.end();
@@ -113,6 +115,82 @@ export async function zipStream(
 		offset += chunk.length;
 	}
 	return zipped;
+}
+
+/** The strict reader refuses entries of 1 MiB or more that unpack more than 200× (a zip bomb). */
+function tooTightForTheReader(size: number, packedSize: number): boolean {
+	return (
+		size >= exportZipLimits.ratioCheckFromBytes &&
+		size > exportZipLimits.maximumRatio * Math.max(packedSize, 1)
+	);
+}
+
+/**
+ * The platform's zlib; should it fail for a reason of its own (not an error thrown while the
+ * content was read, such as a key found in a line), fflate deflates the entry instead.
+ */
+async function deflateNativelyOrWithFflate(
+	content: ZipContent,
+	progress: (steps: number) => void
+): Promise<DeflatedEntry> {
+	let sourceFailed = false;
+	function* watched(pieces: Iterable<Uint8Array>): Iterable<Uint8Array> {
+		try {
+			yield* pieces;
+		} catch (error) {
+			sourceFailed = true;
+			throw error;
+		}
+	}
+	let reported = 0;
+	try {
+		return await deflateNatively(
+			watched(
+				piecesOf(content, (steps) => {
+					reported += steps;
+					progress(steps);
+				})
+			)
+		);
+	} catch (error) {
+		if (sourceFailed) throw error;
+		progress(-reported);
+		return deflateWithFflate(content, progress);
+	}
+}
+
+/** fflate's level-1 deflate of the content, with its CRC-32 and length. */
+function deflateWithFflate(content: ZipContent, progress: (steps: number) => void): DeflatedEntry {
+	if (content instanceof Uint8Array) {
+		// One call, its buffers sized to the file: a streaming deflater allocates 96 KiB each.
+		const packed = deflateSync(content, { level: 1 }) as Uint8Array<ArrayBuffer>;
+		progress(content.length);
+		return { chunks: [packed], crc: crc32(content), size: content.length };
+	}
+	const pieces = piecesOf(content, progress);
+	const chunks: Uint8Array<ArrayBuffer>[] = [];
+	const deflater = new Deflate({ level: 1 }, (chunk) =>
+		// fflate hands out views into a buffer as large as its window: keep only the bytes.
+		chunks.push(chunk.slice() as Uint8Array<ArrayBuffer>)
+	);
+	let crc = 0;
+	let size = 0;
+	for (const piece of pieces) {
+		crc = crc32(piece, crc);
+		size += piece.length;
+		deflater.push(piece);
+	}
+	deflater.push(new Uint8Array(0), true);
+	return { chunks, crc, size };
+}
+
+function piecesOf(
+	content: ZipContent,
+	progress: (steps: number) => void = () => undefined
+): Iterable<Uint8Array> {
+	return content instanceof Uint8Array
+		? bytePieces(content, progress)
+		: lineBlocks(counted(content.lines(), progress), pieceBytes);
 }
 
 function stepsOf(content: ZipContent): number {

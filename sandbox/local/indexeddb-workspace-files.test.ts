@@ -327,6 +327,26 @@ describe('IndexedDbWorkspaceFiles extra stores and records', () => {
 		expect(text(await plain.read('kept.txt'))).toBe('kept');
 	});
 
+	it('storeApart stores records at once, outside the queue, and not over records still queued', async () => {
+		const name = freshName();
+		const files = await open(name, { extraStores, flushDelayMs: 60_000 });
+		expect(await files.storeApart([{ store: 'records', key: 1, value: 'apart' }])).toBe(true);
+		expect(await files.readAll('records')).toEqual([{ key: 1, value: 'apart' }]);
+		// A record of the same store waits in the queue: stored later, it would land over these.
+		files.queueRecords([{ store: 'records', key: 2, value: 'queued' }]);
+		expect(await files.storeApart([{ store: 'records', key: 2, value: 'stale' }])).toBe(false);
+		expect(await files.storeApart([{ store: 'blobs', key: 'b', value: 'other store' }])).toBe(true);
+		await files.flush();
+		expect(await files.readAll('records')).toEqual([
+			{ key: 1, value: 'apart' },
+			{ key: 2, value: 'queued' }
+		]);
+		// A value IndexedDB cannot store is a failure to report, not a throw into the caller.
+		expect(await files.storeApart([{ store: 'records', key: 3, value: () => 1 }])).toBe(false);
+		await files.close();
+		expect(await files.storeApart([{ store: 'records', key: 4, value: 'closed' }])).toBe(false);
+	});
+
 	it('creates every store at once in a new database', async () => {
 		const name = freshName();
 		await (await open(name, { extraStores })).close();

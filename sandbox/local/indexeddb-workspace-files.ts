@@ -247,16 +247,24 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 	 * Stores records in a readwrite transaction of their own, started now, outside the write-behind
 	 * queue: for optional work (the ledger merging small runs of events) whose failure, a full
 	 * quota say, must not be retried in front of every later write. Resolves false when nothing
-	 * was stored; nothing is kept for another attempt. Throws, as queueRecords does, on a record
-	 * that could never be stored.
+	 * was stored (also when records of the same stores wait in the queue, which would be stored
+	 * after these); nothing is kept for another attempt. Throws, as queueRecords does, on a record
+	 * that is not a record.
 	 */
 	async storeApart(records: readonly QueuedRecord[]): Promise<boolean> {
 		if (!Array.isArray(records)) throw new TypeError('storeApart expects an array of records');
 		const queue = new RecordQueue();
-		for (const [position, record] of records.entries())
-			queue.add(this.checkRecord(record, position));
+		// Not copied: the transaction below takes its copies now, in this same call.
+		for (const [position, record] of records.entries()) {
+			queue.add(this.checkRecord(record, position, { copy: false }));
+		}
 		if (queue.isEmpty()) return true;
 		if (this.closed) return false;
+		// Records of these stores still to be stored would be written after these, over them.
+		const waiting = [this.pendingRecords, this.inFlightRecords];
+		if (queue.storeNames().some((store) => waiting.some((other) => other?.touches(store)))) {
+			return false;
+		}
 		try {
 			const database = this.database as unknown as IDBPDatabase;
 			const wrapped = database.transaction(queue.storeNames(), 'readwrite');
@@ -488,7 +496,11 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 		}
 	}
 
-	private checkRecord(record: QueuedRecord, position: number): QueuedOperation {
+	private checkRecord(
+		record: QueuedRecord,
+		position: number,
+		{ copy = true }: { copy?: boolean } = {}
+	): QueuedOperation {
 		if (typeof record !== 'object' || record === null) {
 			throw new TypeError(`queueRecords: record ${position} is not an object`);
 		}
@@ -508,6 +520,7 @@ export class IndexedDbWorkspaceFiles implements WorkspaceFiles {
 				`queueRecords: record ${position} (${record.store}) needs a value or delete: true`
 			);
 		}
+		if (!copy) return { store: record.store, key: record.key, kind: 'put', value: record.value };
 		let value: unknown;
 		try {
 			value = structuredClone(record.value);

@@ -42,8 +42,8 @@ export interface ZipStreamOptions {
  * platform's zlib may pack differently from one browser to another; nothing depends on the
  * packed bytes). Large entries are deflated by the platform's zlib (CompressionStream) where
  * there is one, the rest by fflate at level 1; an entry that would pack tighter than the strict
- * zip reader accepts (exportZipLimits: a 2 MB log of one repeated line packs 289:1) is stored
- * instead, so every export this writes reads back in `threadline verify`, /grade and Import.
+ * zip reader accepts (exportZipLimits: a 2 MB log of one repeated line packs 289:1) is written
+ * in deflate's stored blocks instead, so every export this writes reads back in `threadline verify`, /grade and Import.
  * Files given as lines are encoded into one reused block and fed as it fills, so a 40 MB jsonl
  * file is never held whole, neither as text nor as bytes. `onProgress` hears steps done of the
  * total: a step per byte of a file given as bytes and per line of a file given as lines.
@@ -91,14 +91,16 @@ export async function zipStream(
 			mtime: fixedZipDate
 		};
 		const packedSize = deflated.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-		if (tooTightForTheReader(deflated.size, packedSize)) {
-			file.compression = 0;
-			zip.add(file);
-			for (const piece of piecesOf(content)) file.ondata?.(null, piece.slice(), false);
-		} else {
-			zip.add(file);
-			for (const chunk of deflated.chunks) file.ondata?.(null, chunk, false);
+		// Deflate's stored blocks (level 0), not the zip's stored method: fflate writes a data
+		// descriptor after every entry, which streaming readers (Java's) accept only after deflate.
+		const written = tooTightForTheReader(deflated.size, packedSize)
+			? deflateWithFflate(content, () => undefined, 0)
+			: deflated;
+		if (written.size !== deflated.size || written.crc !== deflated.crc) {
+			throw new Error(`${path} changed while it was written into the zip`);
 		}
+		zip.add(file);
+		for (const chunk of written.chunks) file.ondata?.(null, chunk, false);
 		file.size = deflated.size;
 		file.crc = deflated.crc;
 		file.ondata?.(null, new Uint8Array(0), true);
@@ -154,22 +156,31 @@ async function deflateNativelyOrWithFflate(
 		);
 	} catch (error) {
 		if (sourceFailed) throw error;
-		progress(-reported);
-		return deflateWithFflate(content, progress);
+		// The second pass goes over steps already reported: only what goes beyond them is new.
+		let repeated = reported;
+		return deflateWithFflate(content, (steps) => {
+			const fresh = Math.max(0, steps - repeated);
+			repeated = Math.max(0, repeated - steps);
+			if (fresh > 0) progress(fresh);
+		});
 	}
 }
 
-/** fflate's level-1 deflate of the content, with its CRC-32 and length. */
-function deflateWithFflate(content: ZipContent, progress: (steps: number) => void): DeflatedEntry {
+/** fflate's deflate of the content (level 1, or 0: stored blocks), with its CRC-32 and length. */
+function deflateWithFflate(
+	content: ZipContent,
+	progress: (steps: number) => void,
+	level: 0 | 1 = 1
+): DeflatedEntry {
 	if (content instanceof Uint8Array) {
 		// One call, its buffers sized to the file: a streaming deflater allocates 96 KiB each.
-		const packed = deflateSync(content, { level: 1 }) as Uint8Array<ArrayBuffer>;
+		const packed = deflateSync(content, { level }) as Uint8Array<ArrayBuffer>;
 		progress(content.length);
 		return { chunks: [packed], crc: crc32(content), size: content.length };
 	}
 	const pieces = piecesOf(content, progress);
 	const chunks: Uint8Array<ArrayBuffer>[] = [];
-	const deflater = new Deflate({ level: 1 }, (chunk) =>
+	const deflater = new Deflate({ level }, (chunk) =>
 		// fflate hands out views into a buffer as large as its window: keep only the bytes.
 		chunks.push(chunk.slice() as Uint8Array<ArrayBuffer>)
 	);

@@ -46,6 +46,14 @@ describe('jsSha256Hex', () => {
 		}
 	});
 
+	it('matches node:crypto on inputs longer than the reused buffer, and after them', () => {
+		const long = 'é€😀x'.repeat(300_000);
+		expect(jsSha256Hex(long)).toBe(nodeHex(new TextEncoder().encode(long)));
+		const bytes = new Uint8Array(3 << 20).map((_, index) => index * 7);
+		expect(jsSha256Hex(bytes)).toBe(nodeHex(bytes));
+		expect(jsSha256Hex('abc')).toBe(nodeHex('abc'));
+	});
+
 	it('matches node:crypto on random strings and bytes', () => {
 		let seed = 7;
 		const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;

@@ -52,6 +52,8 @@ export interface VerifyPassResult {
 	classMismatches: ClassMismatch[];
 	/** Every audit line's value (undefined for a line that is not JSON), when asked for. */
 	auditValues: unknown[] | null;
+	/** The file's line number (empty lines counted) of the first audit line that is not JSON. */
+	firstUnreadableAuditLine: number | null;
 }
 
 export const auditChain: ChainKind = {
@@ -102,6 +104,7 @@ export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResu
 	let auditEvents = 0;
 	let traceRecords = 0;
 	let mutationRecords = 0;
+	let firstUnreadableAuditLine: number | null = null;
 
 	const checkTrace = (line: JsonlLine, partner: AuditPartner | null) => {
 		traceRecords++;
@@ -171,6 +174,7 @@ export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResu
 		if (line === null) break;
 		const entry = parseJsonlLine(line);
 		auditEvents++;
+		if (entry.error !== undefined) firstUnreadableAuditLine ??= entry.line;
 		let provenCanonical = false;
 		if (!auditVerifier.broken) {
 			const form =
@@ -219,7 +223,8 @@ export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResu
 		mutationRecords,
 		invalid,
 		classMismatches,
-		auditValues
+		auditValues,
+		firstUnreadableAuditLine
 	};
 }
 

@@ -55,19 +55,31 @@ export async function verifyLedger(input: VerifyInput): Promise<VerifyReport> {
 
 /**
  * verifyLedger, also handing back the audit log's values as the pass parsed them (one per
- * non-empty line, `undefined` where a line is not JSON), so a report needs no second parse.
+ * non-empty line, `undefined` where a line is not JSON), so a report needs no second parse, and
+ * the file's line number of the first line that is not JSON (empty lines counted, as an editor
+ * numbers them).
  */
-export async function verifyLedgerAndValues(
-	input: VerifyInput
-): Promise<{ report: VerifyReport; auditValues: unknown[] }> {
+export async function verifyLedgerAndValues(input: VerifyInput): Promise<{
+	report: VerifyReport;
+	auditValues: unknown[];
+	firstUnreadableAuditLine: number | null;
+}> {
 	const read = await verifyLedgerReading(input, true);
-	return { report: read.report, auditValues: read.auditValues ?? [] };
+	return {
+		report: read.report,
+		auditValues: read.auditValues ?? [],
+		firstUnreadableAuditLine: read.firstUnreadableAuditLine
+	};
 }
 
 async function verifyLedgerReading(
 	input: VerifyInput,
 	keepValues: boolean
-): Promise<{ report: VerifyReport; auditValues: unknown[] | null }> {
+): Promise<{
+	report: VerifyReport;
+	auditValues: unknown[] | null;
+	firstUnreadableAuditLine: number | null;
+}> {
 	const pass = await verifyPass({
 		auditJsonl: input.auditJsonl,
 		traceJsonl: input.traceJsonl,
@@ -133,5 +145,9 @@ async function verifyLedgerReading(
 		classMismatches: pass.classMismatches,
 		firstFailure
 	};
-	return { report, auditValues: pass.auditValues };
+	return {
+		report,
+		auditValues: pass.auditValues,
+		firstUnreadableAuditLine: pass.firstUnreadableAuditLine
+	};
 }

@@ -46,7 +46,11 @@ export async function gradeExport(
 	const intents = parsed?.ok ? parsed.document.intents : [];
 	// One read of the audit log, line by line from its bytes: verify parses every line, and the
 	// report uses those values rather than parsing the whole file a second time.
-	const { report: verification, auditValues } = await verifyLedgerAndValues({
+	const {
+		report: verification,
+		auditValues,
+		firstUnreadableAuditLine
+	} = await verifyLedgerAndValues({
 		auditJsonl: jsonlSource(loaded, 'audit.jsonl'),
 		traceJsonl: jsonlSource(loaded, 'agent_trace.jsonl'),
 		// The whole export, as `threadline verify` checks it: workspace files, links and every
@@ -60,8 +64,9 @@ export async function gradeExport(
 				}),
 		...(options.hasher ? { hasher: options.hasher } : {})
 	});
-	const unreadable = auditValues.indexOf(undefined);
-	if (unreadable >= 0) throw new Error(`audit.jsonl line ${unreadable + 1} is not JSON`);
+	if (firstUnreadableAuditLine !== null) {
+		throw new Error(`audit.jsonl line ${firstUnreadableAuditLine} is not JSON`);
+	}
 	const events = auditValues as LedgerEvent[];
 	const report = buildReport(events, intents);
 	const criteria = criteriaResults(events, intents);

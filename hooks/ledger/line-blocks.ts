@@ -1,3 +1,5 @@
+import { concatenateBytes } from '../bytes/concatenate-bytes.js';
+
 /**
  * jsonl lines (each without its newline) written as UTF-8, a newline after each, in blocks of a
  * fixed size. Exports are tens of megabytes: a buffer that doubles as it fills, then a copy of
@@ -38,16 +40,6 @@ export function* lineBlocks(
 /** The encoded lines as one array, allocated once at its final size. */
 export function linesToBytes(lines: Iterable<string>): Uint8Array {
 	const blocks: Uint8Array[] = [];
-	let total = 0;
-	for (const block of lineBlocks(lines, 1 << 20)) {
-		blocks.push(block.slice());
-		total += block.length;
-	}
-	const bytes = new Uint8Array(total);
-	let offset = 0;
-	for (const block of blocks) {
-		bytes.set(block, offset);
-		offset += block.length;
-	}
-	return bytes;
+	for (const block of lineBlocks(lines, 1 << 20)) blocks.push(block.slice());
+	return concatenateBytes(blocks);
 }

@@ -1,3 +1,5 @@
+import { concatenateBytes } from '../bytes/concatenate-bytes.js';
+
 /** One line of a jsonl file: its 1-based number, its text, and its value or why it has none. */
 export type JsonlEntry =
 	| { line: number; text: string; value: unknown; error?: undefined }
@@ -183,7 +185,7 @@ export class JsonlLineReader {
 		if (!this.#bomChecked) {
 			if (this.#pendingBytes.length > 0) {
 				// Only while waiting to tell a BOM from text: a few bytes.
-				bytes = concatenated(this.#pendingBytes, chunk);
+				bytes = concatenateBytes([this.#pendingBytes, chunk]);
 				this.#pendingBytes = new Uint8Array(0);
 			}
 			const bom = [0xef, 0xbb, 0xbf];
@@ -204,13 +206,13 @@ export class JsonlLineReader {
 		if (this.#pendingBytes.length > 0) {
 			const newline = bytes.indexOf(10);
 			if (newline < 0 && !last) {
-				this.#pendingBytes = concatenated(this.#pendingBytes, bytes);
+				this.#pendingBytes = concatenateBytes([this.#pendingBytes, bytes]);
 				return;
 			}
-			const line = concatenated(
+			const line = concatenateBytes([
 				this.#pendingBytes,
 				bytes.subarray(0, newline < 0 ? bytes.length : newline)
-			);
+			]);
 			this.#gluedLine = newline < 0 ? this.#decoder.decode(line) : this.#lineText(line);
 			this.#pendingBytes = new Uint8Array(0);
 			start = newline < 0 ? bytes.length : newline + 1;
@@ -261,11 +263,4 @@ export function countLinesOfBytes(bytes: Uint8Array): number {
 	let count = 0;
 	for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
 	return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? count + 1 : count;
-}
-
-function concatenated(first: Uint8Array, second: Uint8Array): Uint8Array<ArrayBuffer> {
-	const bytes = new Uint8Array(first.length + second.length);
-	bytes.set(first);
-	bytes.set(second, first.length);
-	return bytes;
 }

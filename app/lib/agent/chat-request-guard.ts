@@ -1,4 +1,5 @@
 import type { ServerEnvironment } from './server-chat-handler.js';
+import { concatenateBytes } from '../../../hooks/bytes/concatenate-bytes.js';
 
 /**
  * What stands between the internet and the instructor's paid key on `/api/chat`: an optional
@@ -89,13 +90,7 @@ async function readCapped(
 		}
 		chunks.push(value);
 	}
-	const body = new Uint8Array(total);
-	let offset = 0;
-	for (const chunk of chunks) {
-		body.set(chunk, offset);
-		offset += chunk.length;
-	}
-	return body;
+	return concatenateBytes(chunks);
 }
 
 function tooLarge(maximumBytes: number) {

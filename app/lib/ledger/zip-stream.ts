@@ -7,6 +7,7 @@ import {
 	type DeflatedEntry
 } from '../../../hooks/zip/native-deflate.js';
 import { exportZipLimits } from '../../../hooks/zip/read-zip.js';
+import { concatenateBytes } from '../../../hooks/bytes/concatenate-bytes.js';
 
 /** 1980-01-01, the earliest date a zip can hold: no clock, reproducible bytes (as zipEntries). */
 const fixedZipDate = new Date(1980, 0, 1, 12, 0, 0);
@@ -108,15 +109,7 @@ export async function zipStream(
 	}
 	zip.end();
 	if (failure) throw failure;
-	let length = 0;
-	for (const chunk of chunks) length += chunk.length;
-	const zipped = new Uint8Array(length);
-	let offset = 0;
-	for (const chunk of chunks) {
-		zipped.set(chunk, offset);
-		offset += chunk.length;
-	}
-	return zipped;
+	return concatenateBytes(chunks);
 }
 
 /** The strict reader refuses entries of 1 MiB or more that unpack more than 200× (a zip bomb). */

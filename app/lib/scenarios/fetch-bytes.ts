@@ -1,3 +1,4 @@
+import { concatenateBytes } from '../../../hooks/bytes/concatenate-bytes.js';
 /**
  * One GET with a size cap, turning every failure into a value with a sentence a person can act
  * on. The body is read as a stream and abandoned at the cap, so a huge response costs nothing.
@@ -87,13 +88,7 @@ async function readAtMost(response: Response, maximumBytes: number): Promise<Uin
 		}
 		chunks.push(value);
 	}
-	const bytes = new Uint8Array(total);
-	let offset = 0;
-	for (const chunk of chunks) {
-		bytes.set(chunk, offset);
-		offset += chunk.length;
-	}
-	return bytes;
+	return concatenateBytes(chunks);
 }
 
 function networkFailure(error: unknown, options: FetchBytesOptions): FetchBytesResult {

@@ -6,6 +6,7 @@ import {
 	type ScenarioBundleValidation
 } from '../../../hooks/scenarios/scenario-bundle.js';
 import type { ScenarioBundle } from '../../../hooks/scenarios/scenario-schema.js';
+import { concatenateBytes } from '../../../hooks/bytes/concatenate-bytes.js';
 
 /**
  * A share link carries a whole scenario (files, intents, brief, hook policy; never an API key, and
@@ -145,13 +146,7 @@ function inflateCapped(data: Uint8Array): Uint8Array {
 	for (let offset = 0; offset < data.length; offset += 1024)
 		inflater.push(data.subarray(offset, offset + 1024), offset + 1024 >= data.length);
 	if (data.length === 0 || !finished) throw new Error('it is cut short');
-	const out = new Uint8Array(total);
-	let position = 0;
-	for (const chunk of chunks) {
-		out.set(chunk, position);
-		position += chunk.length;
-	}
-	return out;
+	return concatenateBytes(chunks);
 }
 
 function toBase64Url(bytes: Uint8Array): string {

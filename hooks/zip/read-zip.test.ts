@@ -1,4 +1,5 @@
 import { deflateSync, strToU8, zipSync } from 'fflate';
+import { concatenateBytes } from '../bytes/concatenate-bytes.js';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from './crc32.js';
 import { nativeInflate } from './native-inflate.js';
@@ -80,13 +81,7 @@ function rawZip(entries: RawEntry[], options: { gapBefore?: number } = {}): Uint
 	endView.setUint32(12, directorySize, true);
 	endView.setUint32(16, directoryOffset, true);
 	push(end);
-	const zip = new Uint8Array(offset);
-	let position = 0;
-	for (const chunk of chunks) {
-		zip.set(chunk, position);
-		position += chunk.length;
-	}
-	return zip;
+	return concatenateBytes(chunks);
 }
 
 const text = (value: string): Uint8Array => strToU8(value);

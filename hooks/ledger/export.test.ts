@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from './canonical-json.js';
-import { exportOrchestration, exportOrchestrationBytes } from './export.js';
+import { exportOrchestration, orchestrationContents } from './export.js';
+import { linesToBytes } from './line-blocks.js';
 import { buildMixedLedger } from './ledger-test-fixtures.js';
 import { renderIntentMap } from './intent-map.js';
 import type { Intent } from '../intents/intent.js';
@@ -128,10 +129,16 @@ describe('exportOrchestration', () => {
 		for (const ledger of [events, many, []]) {
 			const input = { events: ledger, activeIntentsYaml: intentsYaml, agentMd: '', intents };
 			const texts = exportOrchestration(input);
-			const bytes = exportOrchestrationBytes(input);
-			expect([...bytes.keys()]).toEqual([...texts.keys()]);
-			for (const [name, text] of texts)
-				expect(new TextDecoder().decode(bytes.get(name)), name).toBe(text);
+			const contents = orchestrationContents(input);
+			expect([...contents.keys()]).toEqual([...texts.keys()]);
+			// As the zip writes them: lines encoded a block at a time, notes whole.
+			for (const [name, content] of contents) {
+				const bytes =
+					content.kind === 'lines'
+						? linesToBytes(content.lines())
+						: new TextEncoder().encode(content.text);
+				expect(new TextDecoder().decode(bytes), name).toBe(texts.get(name));
+			}
 		}
 	});
 });

@@ -1,7 +1,6 @@
 import { parseIntents } from '../intents/parse-intents.js';
 import { renderAgentNotes } from './agent-notes.js';
 import { canonicalJson } from './canonical-json.js';
-import { linesToBytes } from './line-blocks.js';
 import { renderIntentMap } from './intent-map.js';
 import type { LedgerEvent } from './ledger-event.js';
 import type { Intent } from '../intents/intent.js';
@@ -59,7 +58,8 @@ function* auditLines(events: readonly LedgerEvent[]): Iterable<string> {
 	for (const event of events) yield canonicalJson(event);
 }
 
-function* traceLines(events: readonly LedgerEvent[]): Iterable<string> {
+/** The canonical line of each trace record, in order: `agent_trace.jsonl` without its newlines. */
+export function* traceLines(events: readonly LedgerEvent[]): Iterable<string> {
 	for (const event of events)
 		if (event.type === 'mutation-record') yield canonicalJson(event.trace);
 }
@@ -74,23 +74,6 @@ export function exportOrchestration(input: OrchestrationExportInput): Map<string
 			for (const line of content.lines()) text += line + '\n';
 			files.set(name, text);
 		}
-	}
-	return files;
-}
-
-/**
- * The same files as UTF-8 bytes: each jsonl line is encoded on its own. Concatenating 30 MB of
- * lines first made one rope string that a single non-ASCII character turned two bytes wide, and
- * encoding it cost more than writing it.
- */
-export function exportOrchestrationBytes(input: OrchestrationExportInput): Map<string, Uint8Array> {
-	const encoder = new TextEncoder();
-	const files = new Map<string, Uint8Array>();
-	for (const [name, content] of orchestrationContents(input)) {
-		files.set(
-			name,
-			content.kind === 'text' ? encoder.encode(content.text) : linesToBytes(content.lines())
-		);
 	}
 	return files;
 }

@@ -63,10 +63,11 @@ export function eventsOfRecords(
 			runs,
 			problem: `stored event under key ${String(key)} ${reason}`
 		});
+		// Past what was asked for: not read, so nothing there can fail the read.
+		if (typeof key === 'number' && key > lastSeq) break;
 		if (typeof key !== 'number' || run.length === 0 || run.length > largestRun) {
 			return problem('is not a run of sealed events');
 		}
-		if (key > lastSeq) break;
 		for (let position = 0; position < run.length && key + position <= lastSeq; position++) {
 			// The events before a bad one in the same run are kept, as they were one per record.
 			if (!isSealedEvent(run[position], key + position)) {

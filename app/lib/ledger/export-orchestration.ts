@@ -1,6 +1,5 @@
 import type { Intent } from '../../../hooks/intents/intent.js';
-import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
-import { orchestrationContents } from '../../../hooks/ledger/export.js';
+import { orchestrationContents, traceLines } from '../../../hooks/ledger/export.js';
 import { linesToBytes } from '../../../hooks/ledger/line-blocks.js';
 import { megabyteChunks } from '../../../hooks/ledger/read-jsonl.js';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
@@ -139,9 +138,7 @@ export async function orchestrationZip(
  */
 export function traceJsonl(events: readonly LedgerEvent[]): string {
 	let text = '';
-	for (const event of events) {
-		if (event.type === 'mutation-record') text += canonicalJson(event.trace) + '\n';
-	}
+	for (const line of traceLines(events)) text += line + '\n';
 	return text;
 }
 

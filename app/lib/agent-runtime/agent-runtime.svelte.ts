@@ -172,6 +172,8 @@ export class AgentRuntime {
 	static async create(
 		options: AgentRuntimeOptions
 	): Promise<{ runtime: AgentRuntime } | { problem: string }> {
+		// Intent locks and calls in flight are rebuilt from the whole history, never from a part.
+		await options.ledger.whenHistoryLoaded();
 		const intentsYaml = await readText(options.fs, activeIntentsPath);
 		if (intentsYaml === null)
 			return {

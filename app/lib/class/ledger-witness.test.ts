@@ -22,7 +22,14 @@ class MemoryWitnessLedger implements WitnessLedgerPort {
 	values = new Map<string, unknown>();
 	listeners = new Set<(change: LedgerChange) => void>();
 	chain = new LedgerChain({ clock: fixtureClock() });
+	historyLoaded: Promise<void> = Promise.resolve();
+	/** As IndexedDbLedger while a large ledger's history is still being read. */
+	historyLoading = false;
+	whenHistoryLoaded() {
+		return this.historyLoaded;
+	}
 	eventsSince(seq: number) {
+		if (this.historyLoading && seq === 0) throw new Error('history still loading');
 		return this.events.filter((event) => event.seq > seq);
 	}
 	async append(drafts: LedgerEventDraft[]) {
@@ -62,8 +69,7 @@ afterAll(async () => {
 	await service?.close();
 });
 
-function setUp(token: string) {
-	const ledger = new MemoryWitnessLedger();
+function setUp(token: string, ledger = new MemoryWitnessLedger()) {
 	const statuses: WitnessStatus[] = [];
 	const retries: (() => void)[] = [];
 	let down = false;
@@ -138,6 +144,27 @@ describe('LedgerWitness: the browser’s witness client', () => {
 		const copy = await serverCopy(witness.ledgerId as string);
 		expect(copy.events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
 		expect(copy.events[3]?.type).toBe('witness-receipt');
+		witness.dispose();
+	});
+
+	it('waits for a large ledger’s history before it reads the last receipt or sends', async () => {
+		const ledger = new MemoryWitnessLedger();
+		await ledger.append([0, 1].map((index) => fixtureDraft(index)));
+		let historyRead = () => {};
+		ledger.historyLoading = true;
+		ledger.historyLoaded = new Promise<void>((resolve) => {
+			historyRead = () => {
+				ledger.historyLoading = false;
+				resolve();
+			};
+		});
+		const { witness, requests } = setUp(await learnerToken('Lovelace'), ledger);
+		const syncing = witness.sync();
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(requests()).toBe(0);
+		historyRead();
+		await syncing;
+		expect(ledger.events.at(-1)).toMatchObject({ type: 'witness-receipt', receipt: { seq: 2 } });
 		witness.dispose();
 	});
 

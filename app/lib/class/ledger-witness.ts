@@ -4,6 +4,8 @@ import type { LedgerChange } from '../ledger/indexeddb-ledger.js';
 /** What the witness needs of the ledger (IndexedDbLedger has it). */
 export interface WitnessLedgerPort {
 	readonly writable: boolean;
+	/** Resolves, never rejects, once `eventsSince(0)` holds every event (a large ledger reads its history last). */
+	whenHistoryLoaded(): Promise<void>;
 	eventsSince(seq: number): readonly LedgerEvent[];
 	append(drafts: LedgerEventDraft[]): Promise<LedgerEvent[]>;
 	state<Value = unknown>(key: string): Value | undefined;
@@ -59,15 +61,23 @@ export class LedgerWitness {
 	#cancelRetry: (() => void) | null = null;
 	#disposed = false;
 	#lastReceiptAt: string | null = null;
+	/** The last receipt read, once the ledger holds its whole history (never before). */
+	readonly #historyRead: Promise<void>;
 
 	constructor(options: LedgerWitnessOptions) {
 		this.#options = options;
 		this.#stop = options.ledger.subscribe(() => void this.sync());
-		const last = this.#lastReceipt();
-		if (last) {
-			this.#lastReceiptAt = last.receipt.received_at;
-			options.onStatus({ kind: 'witnessed', seq: last.receipt.seq, at: last.receipt.received_at });
-		}
+		this.#historyRead = options.ledger.whenHistoryLoaded().then(() => {
+			const last = this.#disposed ? null : this.#lastReceipt();
+			if (last) {
+				this.#lastReceiptAt = last.receipt.received_at;
+				options.onStatus({
+					kind: 'witnessed',
+					seq: last.receipt.seq,
+					at: last.receipt.received_at
+				});
+			}
+		});
 	}
 
 	/** The server's id of this ledger: made at the first send, forgotten by a reset (a new history). */
@@ -112,6 +122,7 @@ export class LedgerWitness {
 		const { ledger } = this.#options;
 		// A reader tab cannot store receipts: the writer tab witnesses.
 		if (!ledger.writable) return;
+		await this.#historyRead;
 		const witnessedSeq = this.#lastReceipt()?.receipt.seq ?? 0;
 		const pending = ledger.eventsSince(witnessedSeq);
 		if (!pending.some((event) => event.type !== 'witness-receipt')) return;

@@ -140,8 +140,15 @@ export class IdeSession {
 			this.followImportedExport();
 			// Class mode: the class server witnesses this ledger as it grows (app/lib/class/).
 			classWitness.attach(this.ledger);
-			if (!this.ledger.integrity.ok)
-				this.notice = `The saved ledger is damaged (${this.ledger.integrity.problem}); it can be read but not extended. Export it, then reset the scenario.`;
+			this.reportDamagedLedger(this.ledger);
+			// A large ledger reads its history after the open, and the whole chain is checked in
+			// the verify Worker after that: a break found then is said as one found at open is.
+			const opened = this.ledger;
+			const reportLater = () => {
+				if (this.ledger === opened) this.reportDamagedLedger(opened);
+			};
+			void opened.whenHistoryLoaded().then(reportLater);
+			void opened.whenFullyChecked().then(reportLater);
 			this.stopStorageWatch = this.store.onPersistError((problem) => {
 				this.storageProblem = problem ? problem.message : null;
 			});
@@ -170,6 +177,12 @@ export class IdeSession {
 			this.failure = error instanceof Error ? error.message : String(error);
 			this.status = 'error';
 		}
+	}
+
+	private reportDamagedLedger(ledger: IndexedDbLedger): void {
+		if (ledger.integrity.ok) return;
+		const notice = `The saved ledger is damaged (${ledger.integrity.problem}); it can be read but not extended. Export it, then reset the scenario.`;
+		if (this.notice !== notice) this.notice = notice;
 	}
 
 	/** Puts the scenario's original files back (after the person confirmed). */

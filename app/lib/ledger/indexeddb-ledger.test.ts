@@ -3,7 +3,11 @@ import { openDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
 import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
-import { steppingClock } from '../../../hooks/ledger/ledger-test-fixtures.js';
+import {
+	buildMutationDraft,
+	fixtureUuid,
+	steppingClock
+} from '../../../hooks/ledger/ledger-test-fixtures.js';
 import { verifyLedger } from '../../../hooks/ledger/verify.js';
 import type { SandboxFileSystem } from '../../../hooks/tools/sandbox-ports.js';
 import type {
@@ -12,7 +16,8 @@ import type {
 } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { WorkspaceFileSystem } from '../../../sandbox/local/workspace-file-system.js';
 import { IndexedDbLedger, LedgerWriteRefusedError, type LedgerChange } from './indexeddb-ledger.js';
-import { ledgerStores } from './ledger-record-store.js';
+import { ledgerStores, type LedgerRecordStore } from './ledger-record-store.js';
+import { checkStoredChain } from './stored-chain-check.js';
 import {
 	bytes,
 	editStoredEvent,
@@ -643,6 +648,152 @@ describe('IndexedDbLedger: the verified checkpoint', () => {
 		expect(verdict.ok).toBe(false);
 		expect(reopened.writable).toBe(false);
 		await expect(reopened.append([lesson('more')])).rejects.toBeInstanceOf(LedgerWriteRefusedError);
+	});
+});
+
+describe('IndexedDbLedger: a large ledger opens from its last events', () => {
+	// Ten changes (trace records 1–10) first, then lessons: the tail read at open holds no trace
+	// record, so the trace chain's head is known only from the checkpoint until the history is in.
+	async function storedLargeLedger(lessons = 2_500) {
+		const name = freshDatabaseName();
+		const store = await openStore(name);
+		const ledger = await IndexedDbLedger.open({ store, clock: steppingClock() });
+		const changes = [];
+		for (let index = 1; index <= 10; index++)
+			changes.push(
+				await buildMutationDraft({
+					id: fixtureUuid(index),
+					path: 'a.ts',
+					before: index === 1 ? null : `v${index - 1}\n`,
+					after: `v${index}\n`
+				})
+			);
+		await ledger.append(changes);
+		for (let start = 0; start < lessons; start += 500)
+			await ledger.append(
+				Array.from({ length: Math.min(500, lessons - start) }, (_, index) =>
+					lesson(`lesson ${start + index}`)
+				)
+			);
+		const events = [...(await ledger.events())];
+		await store.close();
+		return { name, events };
+	}
+
+	const fullCheckPasses = { checkFully: async () => ({ ok: true }) as const };
+
+	it('is usable at once, reads the rest after, and continues both chains', async () => {
+		const { name, events } = await storedLargeLedger();
+		const heard: LedgerChange[] = [];
+		const reopened = await IndexedDbLedger.open({
+			store: await openStore(name),
+			...fullCheckPasses
+		});
+		reopened.subscribe((change) => heard.push(change));
+		expect(reopened.integrity).toEqual({ ok: true });
+		expect(reopened.lastSeq).toBe(events.length);
+		// Only the tail is in memory yet: asking for more says so instead of answering with a part.
+		expect(() => reopened.eventsSince(0)).toThrow(/still being read/);
+		expect(reopened.eventsSince(events.length - 3)).toEqual(events.slice(-3));
+		// A write queued now waits for the history and continues the trace chain from record 10.
+		const appending = reopened.append([
+			await buildMutationDraft({
+				id: fixtureUuid(11),
+				path: 'a.ts',
+				before: 'v10\n',
+				after: 'v11\n'
+			})
+		]);
+		const [change] = await appending;
+		expect(change?.type === 'mutation-record' && change.trace.metadata['dev.threadline'].seq).toBe(
+			11
+		);
+		expect(reopened.eventsSince(0)).toHaveLength(events.length + 1);
+		expect(await reopened.events()).toEqual([...events, change]);
+		expect(heard.map((item) => item.kind)).toEqual(['appended']);
+		expect(await reopened.whenFullyChecked()).toEqual({ ok: true });
+		expect(await checkStoredChain(await reopened.events())).toEqual({ ok: true });
+		// events() and the diff of a change in the history wait for the history.
+		const third = await IndexedDbLedger.open({ store: await openStore(name), ...fullCheckPasses });
+		expect(await third.events()).toHaveLength(events.length + 1);
+		const again = await IndexedDbLedger.open({ store: await openStore(name), ...fullCheckPasses });
+		expect(await again.mutationContents(2)).toMatchObject({
+			seq: 2,
+			path: 'a.ts',
+			beforeKnown: true,
+			before: { hash: expect.stringMatching(/^sha256:/) }
+		});
+	});
+
+	it('breaks, refuses writes and tells subscribers when a link before the tail does not hold', async () => {
+		const { name } = await storedLargeLedger();
+		await editStoredEvent(name, 5, (event) => ({ ...event, hash: `sha256:${'0'.repeat(64)}` }));
+		const reopened = await IndexedDbLedger.open({
+			store: await openStore(name),
+			...fullCheckPasses
+		});
+		const heard: LedgerChange['kind'][] = [];
+		reopened.subscribe((change) => heard.push(change.kind));
+		expect(reopened.integrity).toEqual({ ok: true });
+		const appending = reopened.append([lesson('more')]);
+		await reopened.whenHistoryLoaded();
+		expect(reopened.integrity).toMatchObject({
+			ok: false,
+			problem: expect.stringMatching(/seq 6/)
+		});
+		expect(heard).toEqual(['reloaded']);
+		await expect(appending).rejects.toBeInstanceOf(LedgerWriteRefusedError);
+		expect(reopened.writable).toBe(false);
+	});
+
+	it('opens the whole ledger at once when the tail does not hold, as before', async () => {
+		const { name, events } = await storedLargeLedger();
+		await editStoredEvent(name, events.length, (event) => ({ ...event, lesson: 'rewritten' }));
+		const reopened = await IndexedDbLedger.open({
+			store: await openStore(name),
+			...fullCheckPasses
+		});
+		expect(reopened.integrity.ok).toBe(false);
+		// Everything was read: nothing is left to load.
+		expect(reopened.eventsSince(0)).toHaveLength(events.length);
+	});
+
+	it('takes what is stored when another tab replaced the ledger while the history was read', async () => {
+		const { name } = await storedLargeLedger();
+		const store = await openStore(name);
+		let replaced = false;
+		// Another tab resets the scenario and records three lessons just before the history is read.
+		const replacing: LedgerRecordStore = new Proxy(store, {
+			get(target, property) {
+				if (property === 'readAll')
+					return async (storeName: string, range?: IDBKeyRange) => {
+						if (storeName === ledgerStores.events && range === undefined && !replaced) {
+							replaced = true;
+							const other = await IndexedDbLedger.open({
+								store: await openStore(name),
+								...fullCheckPasses
+							});
+							await other.resetWith({});
+							await other.append([lesson('a'), lesson('b'), lesson('c')]);
+						}
+						return target.readAll(storeName, range);
+					};
+				const value: unknown = Reflect.get(target, property);
+				return typeof value === 'function' ? value.bind(target) : value;
+			}
+		});
+		const reader = await IndexedDbLedger.open({
+			store: replacing,
+			writable: false,
+			...fullCheckPasses
+		});
+		const heard: LedgerChange[] = [];
+		reader.subscribe((change) => heard.push(change));
+		await reader.whenHistoryLoaded();
+		expect(replaced).toBe(true);
+		expect(reader.integrity).toEqual({ ok: true });
+		expect(reader.eventsSince(0).map((event) => event.seq)).toEqual([1, 2, 3]);
+		expect(heard).toMatchObject([{ kind: 'reloaded', origin: 'other-tab' }]);
 	});
 });
 

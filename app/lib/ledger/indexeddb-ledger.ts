@@ -4,7 +4,10 @@ import { LedgerChain } from '../../../hooks/ledger/ledger-chain.js';
 import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
 import type { Clock, LedgerPort } from '../../../hooks/pipeline/ports.js';
 import type { FileChange, SandboxFileSystem } from '../../../hooks/tools/sandbox-ports.js';
-import type { QueuedRecord } from '../../../sandbox/local/indexeddb-workspace-files.js';
+import type {
+	QueuedRecord,
+	StoredRecord
+} from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { ledgerStoreNames, ledgerStores, type LedgerRecordStore } from './ledger-record-store.js';
 import { mutationSides, type MutationSides } from './mutation-sides.js';
 import {
@@ -18,6 +21,7 @@ import {
 	checkContinuation,
 	checkFromCheckpoint,
 	checkStoredChain,
+	checkTailFromCheckpoint,
 	emptyChainHeads,
 	headsAfter,
 	type ChainHeads,
@@ -99,7 +103,13 @@ const hashPattern = /^sha256:[0-9a-f]{64}$/;
  * reported by the store's `onPersistError`.
  */
 export class IndexedDbLedger implements LedgerPort {
+	/** The events from `storedFrom` on: all of them once the history is loaded (see open). */
 	private stored: LedgerEvent[];
+	/** The seq of `stored[0]`: 1, or the first event of the tail read at open until the rest is. */
+	private storedFrom: number;
+	private readonly historyLoaded: Promise<void>;
+	/** Moves on each time the stored ledger is replaced (reset, import, another tab's reset). */
+	private generation = 0;
 	private chain: LedgerChain | null;
 	private chainIntegrity: ChainIntegrity;
 	private canWrite: boolean;
@@ -125,23 +135,34 @@ export class IndexedDbLedger implements LedgerPort {
 		}
 	) {
 		this.stored = loaded.events;
+		this.storedFrom = loaded.events[0]?.seq ?? 1;
 		this.chainIntegrity = loaded.integrity;
-		this.chain = loaded.integrity.ok ? LedgerChain.fromEvents(clock, loaded.events) : null;
+		// A tail's chain is resumed once the history is in: every write waits for that (exclusive).
+		this.chain =
+			loaded.integrity.ok && !loaded.tail ? LedgerChain.fromEvents(clock, loaded.events) : null;
 		this.stateValues = loaded.state;
 		this.canWrite = options.writable;
 		this.readOnlyMessage = options.readOnlyMessage;
 		this.notifiedSeq = this.lastSeq;
-		this.fullCheck = loaded.fromCheckpoint
-			? this.checkInBackground(loaded.events, options.checkFully)
-			: Promise.resolve(loaded.integrity);
 		this.checkpoint = loaded.checkpoint ?? emptyChainHeads;
 		if (loaded.integrity.ok) {
-			const heads = headsAfter(loaded.events);
+			const heads = loaded.tail
+				? headsAfterMore(
+						this.checkpoint,
+						loaded.events.filter((event) => event.seq > this.checkpoint.audit.seq)
+					)
+				: headsAfter(loaded.events);
 			this.checkpoint = heads;
 			if (options.writable && loaded.events.length > 0 && !sameHeads(heads, loaded.checkpoint))
 				this.queueCheckpoint(heads);
-			if (options.writable) this.compactStoredRuns(loaded.events, loaded.runs);
+			if (options.writable && !loaded.tail) this.compactStoredRuns(loaded.events, loaded.runs);
 		}
+		this.historyLoaded = loaded.tail
+			? this.exclusive(() => this.loadRestOfHistory(options.writable))
+			: Promise.resolve();
+		this.fullCheck = loaded.fromCheckpoint
+			? this.historyLoaded.then(() => this.checkInBackground(this.stored, options.checkFully))
+			: Promise.resolve(loaded.integrity);
 	}
 
 	/** Loads the events and state, checks the stored chain and resumes it. */
@@ -150,7 +171,7 @@ export class IndexedDbLedger implements LedgerPort {
 			throw new TypeError('IndexedDbLedger.open needs the workspace store ({ store })');
 		}
 		const clock = options.clock ?? systemClock;
-		const loaded = await loadLedger(options.store);
+		const loaded = await openLedger(options.store);
 		return new IndexedDbLedger(options.store, clock, loaded, {
 			writable: options.writable ?? true,
 			readOnlyMessage: options.readOnlyMessage ?? readOnlyTabMessage,
@@ -169,14 +190,79 @@ export class IndexedDbLedger implements LedgerPort {
 		return this.fullCheck;
 	}
 
+	/**
+	 * Resolves once every stored event is in memory. A large ledger opens from its last events (the
+	 * run of the verified checkpoint on) and reads the rest right after: `events()`, `eventsSince`
+	 * before the tail, diffs and every write wait for it. Never rejects: a history that cannot be
+	 * read, or whose links do not hold, leaves the ledger broken (`integrity`), read-only.
+	 */
+	whenHistoryLoaded(): Promise<void> {
+		return this.historyLoaded;
+	}
+
+	/**
+	 * The rest of an open from the tail: reads the whole stored ledger and checks it as an open of
+	 * the whole chain would (every link, the hashes from the checkpoint on). The tail read at open
+	 * must be part of it; if it is not, another tab replaced the ledger meanwhile, and what is
+	 * stored now is taken, as a refresh would.
+	 */
+	private async loadRestOfHistory(writable: boolean): Promise<void> {
+		let loaded: LoadedLedger;
+		try {
+			loaded = await loadLedger(this.store);
+		} catch (error) {
+			this.breakChain(
+				`its history could not be read (${error instanceof Error ? error.message : String(error)}); reload the page`,
+				'this-tab'
+			);
+			return;
+		}
+		const offset = this.storedFrom - 1;
+		const sameTail = this.stored.every(
+			(event, position) => loaded.events[offset + position]?.hash === event.hash
+		);
+		if (!sameTail) {
+			this.generation++;
+			this.stored = loaded.events;
+			this.storedFrom = 1;
+			this.chainIntegrity = loaded.integrity;
+			this.checkpoint = loaded.checkpoint ?? emptyChainHeads;
+			this.keptBlobs.clear();
+			this.chain = loaded.integrity.ok ? LedgerChain.fromEvents(this.clock, this.stored) : null;
+			this.notifiedSeq = this.lastSeq;
+			this.notify('reloaded', this.stored, 'other-tab');
+			return;
+		}
+		// Events another tab stored since the open are announced by the next refresh, as usual.
+		this.stored = loaded.events.slice(0, offset + this.stored.length);
+		this.storedFrom = 1;
+		if (!loaded.integrity.ok) {
+			this.breakChain(loaded.integrity.problem, 'this-tab');
+			return;
+		}
+		this.chain = LedgerChain.fromEvents(this.clock, this.stored);
+		const heads = headsAfter(this.stored);
+		if (writable && !sameHeads(heads, this.checkpoint)) this.queueCheckpoint(heads);
+		this.checkpoint = heads;
+		if (writable) this.compactStoredRuns(loaded.events, loaded.runs);
+	}
+
+	private breakChain(problem: string, origin: LedgerChangeOrigin): void {
+		this.chainIntegrity = { ok: false, problem };
+		this.chain = null;
+		this.notify('reloaded', this.stored, origin);
+	}
+
 	private checkInBackground(
 		events: readonly LedgerEvent[],
 		checkFully: (events: readonly LedgerEvent[]) => Promise<ChainIntegrity>
 	): Promise<ChainIntegrity> {
 		const snapshot = [...events];
+		const generation = this.generation;
 		return checkFully(snapshot).then(
 			(result) => {
-				if (!result.ok && this.chainIntegrity.ok) {
+				// A verdict on a ledger since replaced (reset meanwhile) says nothing of this one.
+				if (!result.ok && this.chainIntegrity.ok && generation === this.generation) {
 					this.chainIntegrity = result;
 					this.chain = null;
 					this.notify('reloaded', this.stored, 'this-tab');
@@ -254,6 +340,7 @@ export class IndexedDbLedger implements LedgerPort {
 	}
 
 	async events(): Promise<readonly LedgerEvent[]> {
+		await this.historyLoaded;
 		return [...this.stored];
 	}
 
@@ -263,19 +350,28 @@ export class IndexedDbLedger implements LedgerPort {
 	 */
 	async workerSource(): Promise<StoredEventsSource> {
 		const upToSeq = this.lastSeq;
-		if (!this.store.name || !this.store.flush) return { kind: 'events', events: [...this.stored] };
+		if (!this.store.name || !this.store.flush)
+			return { kind: 'events', events: await this.events() };
 		await this.store.flush();
 		return { kind: 'database', name: this.store.name, store: ledgerStores.events, upToSeq };
 	}
 
-	/** The events after `seq` (all of them for 0), in order. */
+	/**
+	 * The events after `seq` (all of them for 0), in order. Before `whenHistoryLoaded` has resolved,
+	 * only the events of the tail read at open are here: asking for earlier ones throws.
+	 */
 	eventsSince(seq: number): readonly LedgerEvent[] {
 		if (!Number.isInteger(seq) || seq < 0) {
 			throw new TypeError(`eventsSince expects a seq (an integer >= 0), got ${String(seq)}`);
 		}
+		if (seq + 1 < this.storedFrom) {
+			throw new Error(
+				`eventsSince(${seq}): the ledger's events before seq ${this.storedFrom} are still being read (await whenHistoryLoaded() first)`
+			);
+		}
 		if (seq === 0) return [...this.stored];
-		const position = this.stored[seq - 1]?.seq === seq ? seq : -1;
-		if (position !== -1) return this.stored.slice(position);
+		const position = seq - this.storedFrom;
+		if (this.stored[position]?.seq === seq) return this.stored.slice(position + 1);
 		return this.stored.filter((event) => event.seq > seq);
 	}
 
@@ -317,6 +413,7 @@ export class IndexedDbLedger implements LedgerPort {
 
 	/** The before and after of a recorded change (a `mutation-record`), for a diff; null otherwise. */
 	async mutationContents(seq: number): Promise<MutationContents | null> {
+		await this.historyLoaded;
 		const sides: MutationSides | null = mutationSides(this.stored, seq);
 		if (!sides) return null;
 		const [before, after] = await Promise.all([
@@ -392,7 +489,9 @@ export class IndexedDbLedger implements LedgerPort {
 		return this.exclusive(async () => {
 			this.assertWriter();
 			await this.store.replaceAll(files, { clearStores: ledgerStoreNames });
+			this.generation++;
 			this.stored = [];
+			this.storedFrom = 1;
 			this.stateValues.clear();
 			this.keptBlobs.clear();
 			this.chainIntegrity = { ok: true };
@@ -433,12 +532,16 @@ export class IndexedDbLedger implements LedgerPort {
 					}))
 				]
 			});
+			this.generation++;
 			this.stored = [...events];
+			this.storedFrom = 1;
 			this.stateValues.clear();
 			for (const [key, value] of Object.entries(state)) this.stateValues.set(key, value);
 			this.keptBlobs.clear();
 			this.chainIntegrity = await checkStoredChain(this.stored);
 			this.chain = this.chainIntegrity.ok ? LedgerChain.fromEvents(this.clock, this.stored) : null;
+			// The next commit stores its checkpoint from these heads: the imported chain's own.
+			this.checkpoint = this.chainIntegrity.ok ? headsAfter(this.stored) : emptyChainHeads;
 			this.notifiedSeq = this.lastSeq;
 			this.notify('reloaded', this.stored, 'this-tab');
 			return this.chainIntegrity;
@@ -548,7 +651,9 @@ export class IndexedDbLedger implements LedgerPort {
 		if (last && (known?.seq !== last.seq || known.hash !== last.hash)) {
 			// The stored ledger is no longer the one this tab knew: start from what is stored.
 			const loaded = await loadLedger(this.store);
+			this.generation++;
 			this.stored = loaded.events;
+			this.storedFrom = 1;
 			this.chainIntegrity = loaded.integrity;
 			this.checkpoint = loaded.checkpoint ?? emptyChainHeads;
 			this.keptBlobs.clear();
@@ -636,7 +741,10 @@ export class IndexedDbLedger implements LedgerPort {
 }
 
 interface LoadedLedger {
+	/** Every stored event; with `tail`, only those from the checkpoint's run on. */
 	events: LedgerEvent[];
+	/** Only the last events were read (the rest is read after the open: whenHistoryLoaded). */
+	tail: boolean;
 	integrity: ChainIntegrity;
 	state: Map<string, unknown>;
 	/** The stored checkpoint, when there is one that reads as chain heads. */
@@ -726,7 +834,36 @@ async function checkStoredChainOffThread(
 }
 
 /**
- * Reads the events and state. The chain is checked from the verified checkpoint on when the
+ * Opens a stored ledger. With a verified checkpoint past the first run, only the runs from the
+ * checkpoint's own on are read and checked (checkTailFromCheckpoint): the time to open stays that
+ * of a thousand events or so, however long the ledger. Anything unexpected in that tail (no
+ * checkpoint event, a gap, a link or hash that does not hold) falls back to reading and checking
+ * the whole ledger, which names the problem as before.
+ */
+async function openLedger(store: LedgerRecordStore): Promise<LoadedLedger> {
+	const { state, checkpoint } = stateOfRecords(await store.readAll(ledgerStores.state));
+	// The run holding the checkpoint's event starts at most largestRun - 1 events before it.
+	const tailKey = checkpoint ? checkpoint.audit.seq - largestRun + 1 : 1;
+	if (!checkpoint || tailKey <= 1) return loadLedger(store);
+	const read = eventsOfRecords(
+		await store.readAll(ledgerStores.events, IDBKeyRange.lowerBound(tailKey))
+	);
+	if (read.problem !== null || read.events.length === 0) return loadLedger(store);
+	const integrity = await checkTailFromCheckpoint(read.events, checkpoint);
+	if (integrity?.ok !== true) return loadLedger(store);
+	return {
+		events: read.events,
+		tail: true,
+		integrity,
+		state,
+		checkpoint,
+		fromCheckpoint: true,
+		runs: read.runs
+	};
+}
+
+/**
+ * Reads every event and the state. The chain is checked from the verified checkpoint on when the
  * checkpoint fits the stored events (see checkFromCheckpoint), and in full otherwise.
  */
 async function loadLedger(store: LedgerRecordStore): Promise<LoadedLedger> {
@@ -735,12 +872,7 @@ async function loadLedger(store: LedgerRecordStore): Promise<LoadedLedger> {
 		store.readAll(ledgerStores.state)
 	]);
 	const parsed = eventsOfRecords(eventRecords, 1);
-	const state = new Map<string, unknown>();
-	let checkpoint: ChainHeads | null = null;
-	for (const record of stateRecords) {
-		if (record.key === checkpointKey) checkpoint = readCheckpoint(record.value);
-		else if (typeof record.key === 'string') state.set(record.key, record.value);
-	}
+	const { state, checkpoint } = stateOfRecords(stateRecords);
 	let integrity: ChainIntegrity;
 	let fromCheckpoint: ChainIntegrity | null = null;
 	if (parsed.problem !== null) {
@@ -751,12 +883,27 @@ async function loadLedger(store: LedgerRecordStore): Promise<LoadedLedger> {
 	}
 	return {
 		events: parsed.events,
+		tail: false,
 		integrity,
 		state,
 		checkpoint,
 		fromCheckpoint: fromCheckpoint?.ok === true,
 		runs: parsed.runs
 	};
+}
+
+/** The state values and the verified checkpoint, from the state store's records. */
+function stateOfRecords(records: readonly StoredRecord[]): {
+	state: Map<string, unknown>;
+	checkpoint: ChainHeads | null;
+} {
+	const state = new Map<string, unknown>();
+	let checkpoint: ChainHeads | null = null;
+	for (const record of records) {
+		if (record.key === checkpointKey) checkpoint = readCheckpoint(record.value);
+		else if (typeof record.key === 'string') state.set(record.key, record.value);
+	}
+	return { state, checkpoint };
 }
 
 async function applyWrites(fs: SandboxFileSystem, writes: readonly FileChange[]): Promise<void> {

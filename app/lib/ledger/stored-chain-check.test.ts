@@ -8,7 +8,9 @@ import {
 import { MemoryLedger } from '../../../hooks/ledger/memory-ledger.js';
 import {
 	checkContinuation,
+	checkFromCheckpoint,
 	checkStoredChain,
+	checkTailFromCheckpoint,
 	emptyChainHeads,
 	headsAfter
 } from './stored-chain-check.js';
@@ -84,5 +86,43 @@ describe('checkContinuation', () => {
 			ok: false,
 			problem: 'stored event seq 3: its trace record does not continue the trace chain'
 		});
+	});
+});
+
+describe('checkTailFromCheckpoint: the last events only', () => {
+	it('takes the first links as they are, and checks everything from there on', async () => {
+		const events = await sealedEvents();
+		const tail = events.slice(1);
+		const atSecond = headsAfter(events.slice(0, 2));
+		expect(await checkTailFromCheckpoint(tail, atSecond)).toEqual({ ok: true });
+		expect(await checkTailFromCheckpoint(events.slice(2), headsAfter(events))).toEqual({
+			ok: true
+		});
+		// A whole ledger must start at the genesis hash; a tail need not.
+		expect(await checkFromCheckpoint(tail, atSecond)).toMatchObject({ ok: false });
+		// Inside the tail every link holds, and what follows the checkpoint is rehashed.
+		const relinked = [tail[0], { ...tail[1], prev_hash: tail[1]?.hash }] as LedgerEvent[];
+		expect(await checkTailFromCheckpoint(relinked, atSecond)).toEqual({
+			ok: false,
+			problem: 'stored event seq 3: does not link to seq 2'
+		});
+		const edited = [tail[0], { ...tail[1], session_id: 'x' }] as LedgerEvent[];
+		expect(await checkTailFromCheckpoint(edited, atSecond)).toEqual({
+			ok: false,
+			problem: 'stored event seq 3: hash does not match its content'
+		});
+	});
+
+	it('does not fit (null) when the checkpoint is outside the tail or names other heads', async () => {
+		const events = await sealedEvents();
+		const atSecond = headsAfter(events.slice(0, 2));
+		expect(await checkTailFromCheckpoint(events.slice(2), atSecond)).toBeNull();
+		expect(
+			await checkTailFromCheckpoint(events.slice(1), headsAfter(events.slice(0, 1)))
+		).toBeNull();
+		// A trace head the tail itself shows at the checkpoint must be the checkpoint's.
+		const otherTrace = { ...atSecond, trace: { seq: 1, hash: `sha256:${'0'.repeat(64)}` } };
+		expect(await checkTailFromCheckpoint(events.slice(1), otherTrace)).toBeNull();
+		expect(await checkTailFromCheckpoint([], atSecond)).toBeNull();
 	});
 });

@@ -108,19 +108,45 @@ export async function checkContinuation(
  * export's `threadline verify`) still does; and anyone who can edit IndexedDB can also rewrite the
  * checkpoint or recompute the whole chain, so the checkpoint is a speed-up, never evidence.
  */
-export async function checkFromCheckpoint(
+export function checkFromCheckpoint(
 	events: readonly LedgerEvent[],
 	checkpoint: ChainHeads
 ): Promise<ChainIntegrity | null> {
-	const at = checkpoint.audit.seq;
+	return checkEventsFromCheckpoint(events, checkpoint, 'from-genesis');
+}
+
+/**
+ * The same check on the last events only (the stored runs from the checkpoint's run on), for an
+ * open that reads the rest of the history afterwards: the first event's link to the one before it,
+ * and the trace chain before the tail's first trace record, are left to the check of the whole
+ * history (checkFromCheckpoint once it is read), which runs before anything is appended.
+ */
+export function checkTailFromCheckpoint(
+	tail: readonly LedgerEvent[],
+	checkpoint: ChainHeads
+): Promise<ChainIntegrity | null> {
+	return checkEventsFromCheckpoint(tail, checkpoint, 'tail');
+}
+
+async function checkEventsFromCheckpoint(
+	events: readonly LedgerEvent[],
+	checkpoint: ChainHeads,
+	start: 'from-genesis' | 'tail'
+): Promise<ChainIntegrity | null> {
+	const firstSeq = events[0]?.seq ?? 1;
+	// How many events, from the first one here, up to and including the checkpoint's own.
+	const at = checkpoint.audit.seq - firstSeq + 1;
 	if (!Number.isSafeInteger(at) || at < 1 || at > events.length) return null;
-	const links = checkLinks(events, at);
+	const links = checkLinks(events, at, start);
 	if (!links.ok) return links.integrity;
 	const head = events[at - 1] as LedgerEvent;
 	if (head.hash !== checkpoint.audit.hash) return null;
+	const traceAtCheckpoint = links.traceAtCheckpoint;
+	// null: no trace record in the tail up to the checkpoint; the history's check compares it.
 	if (
-		links.traceAtCheckpoint.seq !== checkpoint.trace.seq ||
-		links.traceAtCheckpoint.hash !== checkpoint.trace.hash
+		traceAtCheckpoint !== null &&
+		(traceAtCheckpoint.seq !== checkpoint.trace.seq ||
+			traceAtCheckpoint.hash !== checkpoint.trace.hash)
 	) {
 		return null;
 	}
@@ -135,20 +161,30 @@ export async function checkFromCheckpoint(
 	return checkContinuation(checkpoint, events.slice(at));
 }
 
-/** seq and prev_hash of every event and every trace record, and the trace head after `at` events. */
+/**
+ * seq and prev_hash of every event and every trace record, and the trace head after `at` events.
+ * From the genesis hash for a whole ledger; a tail's first links (to events not read) are taken
+ * as they are, and its trace head stays unknown (null) until its first trace record.
+ */
 function checkLinks(
 	events: readonly LedgerEvent[],
-	at: number
+	at: number,
+	start: 'from-genesis' | 'tail'
 ):
-	| { ok: true; traceAtCheckpoint: { seq: number; hash: string } }
+	| { ok: true; traceAtCheckpoint: { seq: number; hash: string } | null }
 	| { ok: false; integrity: ChainIntegrity } {
-	let previous = emptyChainHeads.audit;
-	let trace = emptyChainHeads.trace;
+	let previous: { seq: number; hash: string } | null =
+		start === 'from-genesis' ? emptyChainHeads.audit : null;
+	let trace: { seq: number; hash: string } | null =
+		start === 'from-genesis' ? emptyChainHeads.trace : null;
 	let traceAtCheckpoint = trace;
 	for (let position = 0; position < events.length; position++) {
 		const event = events[position] as LedgerEvent;
 		const where = `stored event seq ${String(event.seq)}`;
-		if (event.seq !== previous.seq + 1 || event.prev_hash !== previous.hash) {
+		if (
+			previous !== null &&
+			(event.seq !== previous.seq + 1 || event.prev_hash !== previous.hash)
+		) {
 			return {
 				ok: false,
 				integrity: { ok: false, problem: `${where}: does not link to seq ${previous.seq}` }
@@ -158,9 +194,9 @@ function checkLinks(
 			const traceLinks = event.trace?.metadata?.['dev.threadline'];
 			if (
 				!traceLinks ||
-				traceLinks.seq !== trace.seq + 1 ||
-				traceLinks.prev_hash !== trace.hash ||
-				typeof traceLinks.hash !== 'string'
+				typeof traceLinks.hash !== 'string' ||
+				(trace !== null &&
+					(traceLinks.seq !== trace.seq + 1 || traceLinks.prev_hash !== trace.hash))
 			) {
 				return {
 					ok: false,

@@ -174,6 +174,10 @@ export class AgentRuntime {
 	): Promise<{ runtime: AgentRuntime } | { problem: string }> {
 		// Intent locks and calls in flight are rebuilt from the whole history, never from a part.
 		await options.ledger.whenHistoryLoaded();
+		if (options.ledger.historyProblem)
+			return {
+				problem: `The agent is off: the saved ledger ${options.ledger.historyProblem}. Nothing saved was lost; reload the page to try again.`
+			};
 		const intentsYaml = await readText(options.fs, activeIntentsPath);
 		if (intentsYaml === null)
 			return {

@@ -68,7 +68,9 @@ export class LedgerWitness {
 		this.#options = options;
 		this.#stop = options.ledger.subscribe(() => void this.sync());
 		this.#historyRead = options.ledger.whenHistoryLoaded().then(() => {
-			const last = this.#disposed ? null : this.#lastReceipt();
+			// A history that could not be read is not witnessed either (nothing is appended to it).
+			if (this.#disposed || !options.ledger.writable) return;
+			const last = this.#lastReceipt();
 			if (last) {
 				this.#lastReceiptAt = last.receipt.received_at;
 				options.onStatus({
@@ -123,6 +125,7 @@ export class LedgerWitness {
 		// A reader tab cannot store receipts: the writer tab witnesses.
 		if (!ledger.writable) return;
 		await this.#historyRead;
+		if (!ledger.writable) return;
 		const witnessedSeq = this.#lastReceipt()?.receipt.seq ?? 0;
 		const pending = ledger.eventsSince(witnessedSeq);
 		if (!pending.some((event) => event.type !== 'witness-receipt')) return;

@@ -180,9 +180,12 @@ export class IdeSession {
 	}
 
 	private reportDamagedLedger(ledger: IndexedDbLedger): void {
-		if (ledger.integrity.ok) return;
-		const notice = `The saved ledger is damaged (${ledger.integrity.problem}); it can be read but not extended. Export it, then reset the scenario.`;
-		if (this.notice !== notice) this.notice = notice;
+		const notice = !ledger.integrity.ok
+			? `The saved ledger is damaged (${ledger.integrity.problem}); it can be read but not extended. Export it, then reset the scenario.`
+			: ledger.historyProblem
+				? `The saved ledger ${ledger.historyProblem}, so nothing more is recorded for now. Nothing saved was lost: reload the page to try again.`
+				: null;
+		if (notice && this.notice !== notice) this.notice = notice;
 	}
 
 	/** Puts the scenario's original files back (after the person confirmed). */

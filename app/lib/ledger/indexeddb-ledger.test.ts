@@ -654,7 +654,7 @@ describe('IndexedDbLedger: the verified checkpoint', () => {
 describe('IndexedDbLedger: a large ledger opens from its last events', () => {
 	// Ten changes (trace records 1–10) first, then lessons: the tail read at open holds no trace
 	// record, so the trace chain's head is known only from the checkpoint until the history is in.
-	async function storedLargeLedger(lessons = 2_500) {
+	async function storedLargeLedger(state: Record<string, unknown> = {}, lessons = 2_500) {
 		const name = freshDatabaseName();
 		const store = await openStore(name);
 		const ledger = await IndexedDbLedger.open({ store, clock: steppingClock() });
@@ -675,6 +675,7 @@ describe('IndexedDbLedger: a large ledger opens from its last events', () => {
 					lesson(`lesson ${start + index}`)
 				)
 			);
+		for (const [key, value] of Object.entries(state)) ledger.setState(key, value);
 		const events = [...(await ledger.events())];
 		await store.close();
 		return { name, events };
@@ -759,7 +760,7 @@ describe('IndexedDbLedger: a large ledger opens from its last events', () => {
 	});
 
 	it('takes what is stored when another tab replaced the ledger while the history was read', async () => {
-		const { name } = await storedLargeLedger();
+		const { name } = await storedLargeLedger({ 'chat:agent': ['the old ledger’s chat'] });
 		const store = await openStore(name);
 		let replaced = false;
 		// Another tab resets the scenario and records three lessons just before the history is read.
@@ -794,6 +795,99 @@ describe('IndexedDbLedger: a large ledger opens from its last events', () => {
 		expect(reader.integrity).toEqual({ ok: true });
 		expect(reader.eventsSince(0).map((event) => event.seq)).toEqual([1, 2, 3]);
 		expect(heard).toMatchObject([{ kind: 'reloaded', origin: 'other-tab' }]);
+		// The state is the new ledger's too, as after a refresh.
+		expect(reader.stateKeys()).toEqual([]);
+	});
+
+	it('says a damaged record before the tail is damage, not another tab, and the full check agrees', async () => {
+		const { name } = await storedLargeLedger();
+		// The run of events 511–1010 goes missing: before the tail the open reads (1511 on).
+		const database = await openDB(name);
+		await database.delete(ledgerStores.events, 511);
+		database.close();
+		const ledger = await IndexedDbLedger.open({ store: await openStore(name) });
+		const heard: LedgerChange[] = [];
+		ledger.subscribe((change) => heard.push(change));
+		expect(ledger.integrity).toEqual({ ok: true });
+		await ledger.whenHistoryLoaded();
+		expect(ledger.integrity).toEqual({
+			ok: false,
+			problem: 'stored event under key 1011 does not follow the stored event 510'
+		});
+		// As a whole open shows it: the events before the first bad record.
+		expect(ledger.lastSeq).toBe(510);
+		expect(heard).toMatchObject([{ kind: 'reloaded', origin: 'this-tab' }]);
+		expect((await ledger.whenFullyChecked()).ok).toBe(false);
+	});
+
+	it('tries a failing history read again, and when it keeps failing refuses writes until a refresh reads it', async () => {
+		const { name, events } = await storedLargeLedger();
+		const store = await openStore(name);
+		let failuresLeft = 1;
+		const flaky: LedgerRecordStore = new Proxy(store, {
+			get(target, property) {
+				if (property === 'readAll')
+					return async (storeName: string, range?: IDBKeyRange) => {
+						if (storeName === ledgerStores.events && range === undefined && failuresLeft > 0) {
+							failuresLeft--;
+							throw new Error('The database connection is closing.');
+						}
+						return target.readAll(storeName, range);
+					};
+				const value: unknown = Reflect.get(target, property);
+				return typeof value === 'function' ? value.bind(target) : value;
+			}
+		});
+		// One failure: tried again, and read.
+		const once = await IndexedDbLedger.open({ store: flaky, ...fullCheckPasses });
+		await once.whenHistoryLoaded();
+		expect(once.historyProblem).toBeNull();
+		expect(await once.events()).toHaveLength(events.length);
+		// Every try fails: nothing is appended, and the learner is told to reload, never to reset.
+		failuresLeft = 3;
+		const stuck = await IndexedDbLedger.open({ store: flaky, ...fullCheckPasses });
+		const appending = stuck.append([lesson('more')]);
+		await stuck.whenHistoryLoaded();
+		expect(stuck.historyProblem).toBe('could not be read (The database connection is closing.)');
+		expect(stuck.integrity).toEqual({ ok: true });
+		expect(stuck.writable).toBe(false);
+		const refused = await appending.catch((error: unknown) => error);
+		expect(refused).toBeInstanceOf(LedgerWriteRefusedError);
+		expect((refused as Error).message).toMatch(/reload the page/);
+		expect((refused as Error).message).not.toMatch(/reset/);
+		expect(() => stuck.eventsSince(0)).toThrow(
+			"The saved ledger's history could not be read (The database connection is closing.): reload the page to try again."
+		);
+		await expect(stuck.events()).rejects.toThrow(/reload the page/);
+		await expect(stuck.mutationContents(2)).rejects.toThrow(/reload the page/);
+		expect(await stuck.whenFullyChecked()).toMatchObject({ ok: false });
+		// The store reads again: a refresh takes the history, and writing resumes.
+		await stuck.refresh();
+		expect(stuck.historyProblem).toBeNull();
+		expect(stuck.writable).toBe(true);
+		await stuck.append([lesson('after')]);
+		expect(await stuck.events()).toHaveLength(events.length + 1);
+	});
+
+	it('refuses writes, without calling the chain broken, when the full check cannot finish', async () => {
+		const name = freshDatabaseName();
+		const store = await openStore(name);
+		const ledger = await IndexedDbLedger.open({ store, clock: steppingClock() });
+		await ledger.append(Array.from({ length: 600 }, (_, index) => lesson(`lesson ${index}`)));
+		await store.close();
+		// An event before the checkpoint edited to hold what JSON cannot say, its hashes kept:
+		// the open checks links only that far back, and the full check throws on it.
+		await editStoredEvent(name, 50, (event) => ({ ...event, lesson: 50n }));
+		const reopened = await IndexedDbLedger.open({ store: await openStore(name) });
+		expect(reopened.integrity).toEqual({ ok: true });
+		expect(await reopened.whenFullyChecked()).toMatchObject({
+			ok: false,
+			problem: expect.stringMatching(/^the stored ledger could not be checked \(/)
+		});
+		expect(reopened.writable).toBe(false);
+		await expect(reopened.append([lesson('after the edit')])).rejects.toBeInstanceOf(
+			LedgerWriteRefusedError
+		);
 	});
 });
 

@@ -91,6 +91,9 @@ const systemClock: Clock = {
 
 const hashPattern = /^sha256:[0-9a-f]{64}$/;
 
+/** A history read that fails is tried again after these delays before the ledger says so. */
+const historyReadRetryDelaysMs = [0, 200, 1_000];
+
 /**
  * The browser's LedgerPort: the hash-chained events, content-addressed file contents and
  * per-scenario state, stored in the workspace's own IndexedDB database so that a file change and
@@ -110,6 +113,12 @@ export class IndexedDbLedger implements LedgerPort {
 	private readonly historyLoaded: Promise<void>;
 	/** Moves on each time the stored ledger is replaced (reset, import, another tab's reset). */
 	private generation = 0;
+	/**
+	 * Why the stored history could not be read or checked in full (null when it was): nothing is
+	 * appended until it is, since a chain extended unchecked could hide where it broke. The stored
+	 * ledger itself may be fine, so the learner is told to reload, never to reset.
+	 */
+	private readProblem: string | null = null;
 	private chain: LedgerChain | null;
 	private chainIntegrity: ChainIntegrity;
 	private canWrite: boolean;
@@ -161,7 +170,13 @@ export class IndexedDbLedger implements LedgerPort {
 			? this.exclusive(() => this.loadRestOfHistory(options.writable))
 			: Promise.resolve();
 		this.fullCheck = loaded.fromCheckpoint
-			? this.historyLoaded.then(() => this.checkInBackground(this.stored, options.checkFully))
+			? this.historyLoaded.then(() =>
+					this.readProblem !== null
+						? { ok: false as const, problem: `the stored ledger ${this.readProblem}` }
+						: this.chainIntegrity.ok
+							? this.checkInBackground(this.stored, options.checkFully)
+							: this.chainIntegrity
+				)
 			: Promise.resolve(loaded.integrity);
 	}
 
@@ -203,32 +218,50 @@ export class IndexedDbLedger implements LedgerPort {
 	/**
 	 * The rest of an open from the tail: reads the whole stored ledger and checks it as an open of
 	 * the whole chain would (every link, the hashes from the checkpoint on). The tail read at open
-	 * must be part of it; if it is not, another tab replaced the ledger meanwhile, and what is
-	 * stored now is taken, as a refresh would.
+	 * must be part of it; if it is not, and what is stored holds, another tab replaced the ledger
+	 * meanwhile and it is taken as a refresh would take it. A read that keeps failing leaves the
+	 * ledger unwritable until a refresh or a reload reads it (readProblem).
 	 */
 	private async loadRestOfHistory(writable: boolean): Promise<void> {
-		let loaded: LoadedLedger;
-		try {
-			loaded = await loadLedger(this.store);
-		} catch (error) {
-			this.breakChain(
-				`its history could not be read (${error instanceof Error ? error.message : String(error)}); reload the page`,
-				'this-tab'
-			);
+		let loaded: LoadedLedger | null = null;
+		let failure: unknown = null;
+		for (const delayMs of historyReadRetryDelaysMs) {
+			if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+			try {
+				loaded = await loadLedger(this.store);
+				break;
+			} catch (error) {
+				failure = error;
+			}
+		}
+		if (!loaded) {
+			this.readProblem = `could not be read (${failure instanceof Error ? failure.message : String(failure)})`;
+			this.notify('reloaded', this.stored, 'this-tab');
 			return;
 		}
+		this.readProblem = null;
 		const offset = this.storedFrom - 1;
 		const sameTail = this.stored.every(
 			(event, position) => loaded.events[offset + position]?.hash === event.hash
 		);
+		if (!loaded.integrity.ok) {
+			// Damage in the history (or in what another tab stored since): shown as a whole open
+			// shows it, the events before the first bad one.
+			this.stored = loaded.events;
+			this.storedFrom = 1;
+			this.notifiedSeq = this.lastSeq;
+			this.breakChain(loaded.integrity.problem, 'this-tab');
+			return;
+		}
 		if (!sameTail) {
 			this.generation++;
 			this.stored = loaded.events;
 			this.storedFrom = 1;
 			this.chainIntegrity = loaded.integrity;
-			this.checkpoint = loaded.checkpoint ?? emptyChainHeads;
+			this.checkpoint = headsAfter(this.stored);
 			this.keptBlobs.clear();
-			this.chain = loaded.integrity.ok ? LedgerChain.fromEvents(this.clock, this.stored) : null;
+			await this.reloadState();
+			this.chain = LedgerChain.fromEvents(this.clock, this.stored);
 			this.notifiedSeq = this.lastSeq;
 			this.notify('reloaded', this.stored, 'other-tab');
 			return;
@@ -236,10 +269,6 @@ export class IndexedDbLedger implements LedgerPort {
 		// Events another tab stored since the open are announced by the next refresh, as usual.
 		this.stored = loaded.events.slice(0, offset + this.stored.length);
 		this.storedFrom = 1;
-		if (!loaded.integrity.ok) {
-			this.breakChain(loaded.integrity.problem, 'this-tab');
-			return;
-		}
 		this.chain = LedgerChain.fromEvents(this.clock, this.stored);
 		const heads = headsAfter(this.stored);
 		if (writable && !sameHeads(heads, this.checkpoint)) this.queueCheckpoint(heads);
@@ -251,6 +280,16 @@ export class IndexedDbLedger implements LedgerPort {
 		this.chainIntegrity = { ok: false, problem };
 		this.chain = null;
 		this.notify('reloaded', this.stored, origin);
+	}
+
+	/** Throws, in words for the person, when the ledger does not hold its whole history. */
+	private assertWholeHistory(): void {
+		if (this.storedFrom === 1) return;
+		throw new Error(
+			this.readProblem
+				? `The saved ledger's history ${this.readProblem}: reload the page to try again.`
+				: `The ledger's events before seq ${this.storedFrom} are still being read (await whenHistoryLoaded() first).`
+		);
 	}
 
 	private checkInBackground(
@@ -269,8 +308,17 @@ export class IndexedDbLedger implements LedgerPort {
 				}
 				return result;
 			},
-			// A check that could not run proves nothing either way; the open's own check stands.
-			() => this.chainIntegrity
+			// A check that could not finish proves nothing: fail closed, but the chain is not known
+			// to be broken (a Worker that could not start, a store read that failed), so nothing is
+			// appended until a reload checks it again, and the learner is not told to reset.
+			(error: unknown) => {
+				const problem = `could not be checked (${error instanceof Error ? error.message : String(error)})`;
+				if (generation === this.generation && this.chainIntegrity.ok) {
+					this.readProblem = problem;
+					this.notify('reloaded', this.stored, 'this-tab');
+				}
+				return { ok: false, problem: `the stored ledger ${problem}` };
+			}
 		);
 	}
 
@@ -279,9 +327,17 @@ export class IndexedDbLedger implements LedgerPort {
 		return this.chainIntegrity;
 	}
 
-	/** Whether this tab may append (it is the writer and the chain is intact). */
+	/** Whether this tab may append (it is the writer, the chain is intact and was read in full). */
 	get writable(): boolean {
-		return this.canWrite && this.chainIntegrity.ok;
+		return this.canWrite && this.chainIntegrity.ok && this.readProblem === null;
+	}
+
+	/**
+	 * Why the saved history could not be read or checked in full ("could not be read (…)"), or null.
+	 * Nothing is appended until a reload (or a refresh) reads it; the stored ledger may be intact.
+	 */
+	get historyProblem(): string | null {
+		return this.readProblem;
 	}
 
 	/** The seq of the last event (0 when empty). */
@@ -341,6 +397,7 @@ export class IndexedDbLedger implements LedgerPort {
 
 	async events(): Promise<readonly LedgerEvent[]> {
 		await this.historyLoaded;
+		this.assertWholeHistory();
 		return [...this.stored];
 	}
 
@@ -364,11 +421,7 @@ export class IndexedDbLedger implements LedgerPort {
 		if (!Number.isInteger(seq) || seq < 0) {
 			throw new TypeError(`eventsSince expects a seq (an integer >= 0), got ${String(seq)}`);
 		}
-		if (seq + 1 < this.storedFrom) {
-			throw new Error(
-				`eventsSince(${seq}): the ledger's events before seq ${this.storedFrom} are still being read (await whenHistoryLoaded() first)`
-			);
-		}
+		if (seq + 1 < this.storedFrom) this.assertWholeHistory();
 		if (seq === 0) return [...this.stored];
 		const position = seq - this.storedFrom;
 		if (this.stored[position]?.seq === seq) return this.stored.slice(position + 1);
@@ -414,6 +467,7 @@ export class IndexedDbLedger implements LedgerPort {
 	/** The before and after of a recorded change (a `mutation-record`), for a diff; null otherwise. */
 	async mutationContents(seq: number): Promise<MutationContents | null> {
 		await this.historyLoaded;
+		this.assertWholeHistory();
 		const sides: MutationSides | null = mutationSides(this.stored, seq);
 		if (!sides) return null;
 		const [before, after] = await Promise.all([
@@ -492,6 +546,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.generation++;
 			this.stored = [];
 			this.storedFrom = 1;
+			this.readProblem = null;
 			this.stateValues.clear();
 			this.keptBlobs.clear();
 			this.chainIntegrity = { ok: true };
@@ -535,6 +590,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.generation++;
 			this.stored = [...events];
 			this.storedFrom = 1;
+			this.readProblem = null;
 			this.stateValues.clear();
 			for (const [key, value] of Object.entries(state)) this.stateValues.set(key, value);
 			this.keptBlobs.clear();
@@ -638,6 +694,9 @@ export class IndexedDbLedger implements LedgerPort {
 	}
 
 	private async refreshNow(): Promise<readonly LedgerEvent[]> {
+		// A history that could not be read at open is read now, before anything else.
+		if (this.storedFrom > 1) await this.loadRestOfHistory(this.canWrite);
+		if (this.storedFrom > 1) return [];
 		const last = this.stored.at(-1);
 		// The run holding the last event known here starts at most largestRun - 1 events before it.
 		const records = await this.store.readAll(
@@ -655,7 +714,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.stored = loaded.events;
 			this.storedFrom = 1;
 			this.chainIntegrity = loaded.integrity;
-			this.checkpoint = loaded.checkpoint ?? emptyChainHeads;
+			this.checkpoint = loaded.integrity.ok ? headsAfter(this.stored) : emptyChainHeads;
 			this.keptBlobs.clear();
 			this.rebuildChainIfWriter();
 			this.notifiedSeq = this.lastSeq;
@@ -697,6 +756,13 @@ export class IndexedDbLedger implements LedgerPort {
 
 	private writableChain(): LedgerChain {
 		this.assertWriter();
+		if (this.readProblem !== null) {
+			throw new LedgerWriteRefusedError(
+				'read-only',
+				`Nothing more is recorded for now: the saved ledger ${this.readProblem}. Nothing saved ` +
+					'was lost; reload the page to try again.'
+			);
+		}
 		if (!this.chainIntegrity.ok || !this.chain) {
 			const problem = this.chainIntegrity.ok ? 'no chain' : this.chainIntegrity.problem;
 			throw new LedgerWriteRefusedError(

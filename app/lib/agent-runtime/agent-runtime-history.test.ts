@@ -1,0 +1,120 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
+import { steppingClock } from '../../../hooks/ledger/ledger-test-fixtures.js';
+import { intentsFixture } from '../../../hooks/pipeline/pipeline-test-kit.js';
+import type { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
+import { WorkspaceFileSystem } from '../../../sandbox/local/workspace-file-system.js';
+import { LedgerWitness } from '../class/ledger-witness.js';
+import { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
+import { ledgerStores, type LedgerRecordStore } from '../ledger/ledger-record-store.js';
+import {
+	StoreShell,
+	bytes,
+	freshDatabaseName,
+	openLedgerStore
+} from '../ledger/ledger-test-kit.js';
+import { AgentRuntime } from './agent-runtime.svelte.js';
+
+// A large ledger opens from its last events and reads its history after (indexeddb-ledger.ts):
+// what the agent and the class witness do when that history cannot be read.
+
+const opened: IndexedDbWorkspaceFiles[] = [];
+async function openStore(name: string) {
+	const store = await openLedgerStore(name);
+	opened.push(store);
+	return store;
+}
+afterEach(async () => {
+	await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+
+const lesson = (text: string): LedgerEventDraft => ({
+	type: 'lesson-record',
+	session_id: 'builder',
+	intent_id: null,
+	lesson: text,
+	category: 'test',
+	source: 'agent'
+});
+
+async function storedLargeLedger() {
+	const name = freshDatabaseName();
+	const store = await openStore(name);
+	await new WorkspaceFileSystem(store).writeFile(
+		'.orchestration/active_intents.yaml',
+		bytes(intentsFixture)
+	);
+	const ledger = await IndexedDbLedger.open({ store, clock: steppingClock() });
+	for (let start = 0; start < 2_500; start += 500)
+		await ledger.append(Array.from({ length: 500 }, (_, index) => lesson(`l${start + index}`)));
+	await store.close();
+	return name;
+}
+
+/** Every read of the whole events store (the history read after a tail open) fails. */
+function historyUnreadable(store: LedgerRecordStore): LedgerRecordStore {
+	return new Proxy(store, {
+		get(target, property) {
+			if (property === 'readAll')
+				return async (storeName: string, range?: IDBKeyRange) => {
+					if (storeName === ledgerStores.events && range === undefined)
+						throw new Error('The database connection is closing.');
+					return target.readAll(storeName, range);
+				};
+			const value: unknown = Reflect.get(target, property);
+			return typeof value === 'function' ? value.bind(target) : value;
+		}
+	});
+}
+
+describe('a ledger whose history cannot be read', () => {
+	it('keeps the agent off with a reason in words, and the witness quiet', async () => {
+		const name = await storedLargeLedger();
+		const store = await openStore(name);
+		const ledger = await IndexedDbLedger.open({
+			store: historyUnreadable(store),
+			checkFully: async () => ({ ok: true })
+		});
+		const unhandled: unknown[] = [];
+		const onUnhandled = (reason: unknown) => unhandled.push(reason);
+		process.on('unhandledRejection', onUnhandled);
+		let requests = 0;
+		try {
+			const witness = new LedgerWitness({
+				ledger,
+				token: 'token',
+				fetch: async () => {
+					requests++;
+					return new Response('{}', { status: 500 });
+				},
+				schedule: () => () => undefined,
+				onStatus: () => undefined,
+				newId: () => 'ledger-id'
+			});
+			const created = await AgentRuntime.create({
+				scenarioId: 'history',
+				approvalPolicy: 'never',
+				demoScript: null,
+				ledger,
+				fs: new WorkspaceFileSystem(store),
+				runner: new StoreShell(store),
+				capabilities: { kind: 'local', description: 'test shell', commands: ['ls'] },
+				snapshot: () => store.snapshot(),
+				toolVersion: '0.1.0-test'
+			});
+			expect(created).toEqual({
+				problem: expect.stringMatching(
+					/^The agent is off: the saved ledger could not be read \(The database connection is closing\.\)\. Nothing saved was lost; reload the page/
+				)
+			});
+			await witness.sync();
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			witness.dispose();
+		} finally {
+			process.off('unhandledRejection', onUnhandled);
+		}
+		expect(requests).toBe(0);
+		expect(unhandled).toEqual([]);
+	});
+});

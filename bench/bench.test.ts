@@ -223,6 +223,7 @@ describe('runBench', () => {
 		expect(typeof result.chain_verify_100k.within_budget).toBe('boolean');
 		expect(result.ledger_append).toMatchObject({ samples: 10, budget: null, within_budget: null });
 		expect(result.environment.cpu_count).toBeGreaterThan(0);
+		expect(result.environment.chromium).toMatch(/chromium/);
 		expect(JSON.parse(JSON.stringify(result))).toEqual(result);
 	});
 });

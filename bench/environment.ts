@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { chromiumExecutablePath } from '../e2e/chromium.js';
 
 export interface BenchEnvironment {
 	node: string;
@@ -7,6 +8,8 @@ export interface BenchEnvironment {
 	cpu_count: number;
 	/** 1, 5 and 15 minute load averages when the bench started: high values explain slow figures. */
 	load_average_at_start: number[];
+	/** The Chromium every browser figure ran in (the headless shell unless it is missing). */
+	chromium: string;
 	timestamp: string;
 }
 
@@ -18,6 +21,7 @@ export function describeEnvironment(): BenchEnvironment {
 		cpu_model: cpus[0]?.model.trim() ?? 'unknown',
 		cpu_count: cpus.length,
 		load_average_at_start: os.loadavg().map((load) => Math.round(load * 100) / 100),
+		chromium: chromiumExecutablePath,
 		timestamp: new Date().toISOString()
 	};
 }

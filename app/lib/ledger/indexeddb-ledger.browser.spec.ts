@@ -122,3 +122,32 @@ describe('the IndexedDB ledger in Chromium', () => {
 		});
 	});
 });
+
+describe('IndexedDbLedger in Chromium: a large ledger opens from its last runs', () => {
+	it('opens from the tail, reads the rest, appends, and the verify Worker checks it all', async () => {
+		const name = freshDatabaseName();
+		names.push(name);
+		const first = await openInTab(name);
+		for (let start = 0; start < 2_500; start += 500)
+			await first.ledger.append(
+				Array.from({ length: 500 }, (_, index) => ({
+					...mutationLesson,
+					lesson: `lesson ${start + index}`
+				}))
+			);
+		await first.store.flush();
+		await first.store.close();
+		stores.splice(stores.indexOf(first.store), 1);
+
+		const { ledger } = await openInTab(name);
+		expect(ledger.integrity).toEqual({ ok: true });
+		expect(ledger.lastSeq).toBe(2_500);
+		// Only the last runs are read at open: the earlier events are not there yet.
+		expect(() => ledger.eventsSince(0)).toThrow(/still being read/);
+		const [appended] = await ledger.append([{ ...mutationLesson, lesson: 'after the open' }]);
+		expect(appended?.seq).toBe(2_501);
+		expect(ledger.eventsSince(0)).toHaveLength(2_501);
+		// The full check: the verify Worker reads the stored events from this database itself.
+		expect(await ledger.whenFullyChecked()).toEqual({ ok: true });
+	});
+});

@@ -1,6 +1,5 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
 import { steppingClock } from '../../../hooks/ledger/ledger-test-fixtures.js';
 import { intentsFixture } from '../../../hooks/pipeline/pipeline-test-kit.js';
 import type { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
@@ -9,10 +8,11 @@ import { LedgerWitness } from '../class/ledger-witness.js';
 import { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
 import { ledgerStores, type LedgerRecordStore } from '../ledger/ledger-record-store.js';
 import {
-	StoreShell,
 	bytes,
 	freshDatabaseName,
-	openLedgerStore
+	lesson,
+	openLedgerStore,
+	StoreShell
 } from '../ledger/ledger-test-kit.js';
 import { AgentRuntime } from './agent-runtime.svelte.js';
 
@@ -27,15 +27,6 @@ async function openStore(name: string) {
 }
 afterEach(async () => {
 	await Promise.all(opened.splice(0).map((store) => store.close()));
-});
-
-const lesson = (text: string): LedgerEventDraft => ({
-	type: 'lesson-record',
-	session_id: 'builder',
-	intent_id: null,
-	lesson: text,
-	category: 'test',
-	source: 'agent'
 });
 
 async function storedLargeLedger() {

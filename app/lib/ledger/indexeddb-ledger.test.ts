@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
-import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
+import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import {
 	buildMutationDraft,
 	fixtureUuid,
@@ -23,6 +23,7 @@ import {
 	editStoredEvent,
 	freshDatabaseName,
 	governedPipeline,
+	lesson,
 	openLedgerStore,
 	text
 } from './ledger-test-kit.js';
@@ -48,15 +49,6 @@ async function openBoth(name = freshDatabaseName(), files: Record<string, string
 afterEach(async () => {
 	vi.restoreAllMocks();
 	await Promise.all(opened.splice(0).map((store) => store.close()));
-});
-
-const lesson = (text: string): LedgerEventDraft => ({
-	type: 'lesson-record',
-	session_id: 'builder',
-	intent_id: null,
-	lesson: text,
-	category: 'test',
-	source: 'agent'
 });
 
 const writeTo = (path: string, before: string | null, after: string | null) => ({

@@ -25,11 +25,21 @@ import {
 import { WorkspaceFileSystem } from '../../../sandbox/local/workspace-file-system.js';
 import { IndexedDbLedger } from './indexeddb-ledger.js';
 import { ledgerStoreNames, ledgerStores } from './ledger-record-store.js';
-import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
+import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
 
 export const bytes = (text: string) => new TextEncoder().encode(text);
 export const text = (data: Uint8Array | null | undefined) =>
 	data ? new TextDecoder().decode(data) : null;
+
+/** A lesson event to append: the smallest draft, for tests that need many events. */
+export const lesson = (text: string): LedgerEventDraft => ({
+	type: 'lesson-record',
+	session_id: 'builder',
+	intent_id: null,
+	lesson: text,
+	category: 'test',
+	source: 'agent'
+});
 
 let databaseCounter = 0;
 

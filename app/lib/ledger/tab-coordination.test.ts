@@ -1,12 +1,11 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
 import { verifyLedger } from '../../../hooks/ledger/verify.js';
 import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
 import type { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { IndexedDbLedger, type LedgerChange } from './indexeddb-ledger.js';
 import { linkLedgerToTabs } from './ledger-tab-link.js';
-import { freshDatabaseName, openLedgerStore } from './ledger-test-kit.js';
+import { freshDatabaseName, lesson, openLedgerStore } from './ledger-test-kit.js';
 import {
 	ledgerLockName,
 	readOnlyTabMessage,
@@ -37,15 +36,6 @@ async function openTab(
 	coordinations.push(coordination);
 	return coordination;
 }
-
-const lesson = (text: string): LedgerEventDraft => ({
-	type: 'lesson-record',
-	session_id: 'builder',
-	intent_id: null,
-	lesson: text,
-	category: 'test',
-	source: 'agent'
-});
 
 describe('TabCoordination', () => {
 	it('names the lock after the scenario and refuses an empty id', async () => {

@@ -208,8 +208,9 @@ export class IndexedDbLedger implements LedgerPort {
 	/**
 	 * Resolves once every stored event is in memory. A large ledger opens from its last events (the
 	 * run of the verified checkpoint on) and reads the rest right after: `events()`, `eventsSince`
-	 * before the tail, diffs and every write wait for it. Never rejects: a history that cannot be
-	 * read, or whose links do not hold, leaves the ledger broken (`integrity`), read-only.
+	 * before the tail, diffs and every write wait for it. Never rejects: a history whose links do
+	 * not hold leaves the ledger broken (`integrity`); one that cannot be read leaves it unwritable
+	 * until a refresh or a reload reads it (`historyProblem`).
 	 */
 	whenHistoryLoaded(): Promise<void> {
 		return this.historyLoaded;
@@ -713,6 +714,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.generation++;
 			this.stored = loaded.events;
 			this.storedFrom = 1;
+			this.readProblem = null;
 			this.chainIntegrity = loaded.integrity;
 			this.checkpoint = loaded.integrity.ok ? headsAfter(this.stored) : emptyChainHeads;
 			this.keptBlobs.clear();

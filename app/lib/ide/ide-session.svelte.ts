@@ -149,6 +149,13 @@ export class IdeSession {
 			};
 			void opened.whenHistoryLoaded().then(reportLater);
 			void opened.whenFullyChecked().then(reportLater);
+			// A refresh may read what could not be read, or find another tab's reset: say it again.
+			opened.subscribe((change) => {
+				if (change.kind === 'reloaded') {
+					reportLater();
+					void opened.whenFullyChecked().then(reportLater);
+				}
+			});
 			this.stopStorageWatch = this.store.onPersistError((problem) => {
 				this.storageProblem = problem ? problem.message : null;
 			});
@@ -179,13 +186,19 @@ export class IdeSession {
 		}
 	}
 
+	/** The notice reportDamagedLedger set last, so it can take it back once the ledger is fine. */
+	private ledgerNotice: string | null = null;
+
 	private reportDamagedLedger(ledger: IndexedDbLedger): void {
 		const notice = !ledger.integrity.ok
 			? `The saved ledger is damaged (${ledger.integrity.problem}); it can be read but not extended. Export it, then reset the scenario.`
 			: ledger.historyProblem
 				? `The saved ledger ${ledger.historyProblem}, so nothing more is recorded for now. Nothing saved was lost: reload the page to try again.`
 				: null;
-		if (notice && this.notice !== notice) this.notice = notice;
+		if (notice === null && this.ledgerNotice !== null && this.notice === this.ledgerNotice)
+			this.notice = null;
+		else if (notice && this.notice !== notice) this.notice = notice;
+		this.ledgerNotice = notice;
 	}
 
 	/** Puts the scenario's original files back (after the person confirmed). */
@@ -324,7 +337,7 @@ export class IdeSession {
 			const review = reviewEntryChanges(proposal.entries, personPathCheck);
 			await proposal.commit(review.allowed.map((entry) => entry.path));
 			if (review.allowed.length)
-				this.notice = `The terminal's changes could not be recorded (${this.ledger && !this.ledger.writable ? 'another tab writes the ledger' : 'the ledger is not ready yet'}); Verify will list them as unattributed.`;
+				this.notice = `The terminal's changes could not be recorded (${unrecordedReason(this.ledger)}); Verify will list them as unattributed.`;
 			onReviewed(review);
 		};
 	}
@@ -362,8 +375,9 @@ export class IdeSession {
 				[importedExportKey]: history.record
 			});
 			this.followImportedExport();
-		} else if (this.ledger?.writable) {
+		} else if (this.ledger?.writesHere) {
 			// A reset or a plain import starts a new history: the ledger is emptied with the files.
+			// Also the way out of a damaged or unreadable ledger, as its notice says.
 			await this.ledger.resetWith(files);
 		} else await this.store.replaceAll(files);
 		await this.startSandbox();
@@ -478,7 +492,13 @@ export class IdeSession {
 			saveAsHuman: async (path, content) => {
 				// A save while the agent still starts waits for it: the pipeline records human edits.
 				await this.agentStarting;
+				const unreadable = this.ledger?.historyProblem;
 				if (this.agent) await this.agent.pipeline.recordHumanEdit({ path, content });
+				else if (unreadable)
+					// Saved unrecorded, the change would look like one nobody made: not saved at all.
+					throw new Error(
+						`the saved ledger ${unreadable}, so nothing can be recorded for now; reload the page to try again`
+					);
 				else if (content === null) await fs.rm(path);
 				else await fs.writeFile(path, content);
 			}
@@ -588,6 +608,15 @@ export class IdeSession {
 		await this.sandbox?.dispose();
 		this.sandbox = null;
 	}
+}
+
+/** Why a terminal line's changes went unrecorded, in the person's words. */
+function unrecordedReason(ledger: IndexedDbLedger | null): string {
+	if (!ledger) return 'the ledger is not ready yet';
+	if (ledger.historyProblem) return `the saved ledger ${ledger.historyProblem}; reload the page`;
+	if (!ledger.writesHere) return 'another tab writes the ledger';
+	if (!ledger.integrity.ok) return 'the saved ledger is damaged';
+	return 'the agent is off';
 }
 
 function preloadEditor(): void {

@@ -131,7 +131,8 @@ export class IndexedDbLedger implements LedgerPort {
 	private notifiedSeq: number;
 	/** The heads after the last events checked or sealed here, as stored with them. */
 	private checkpoint: ChainHeads;
-	private readonly fullCheck: Promise<ChainIntegrity>;
+	private fullCheck: Promise<ChainIntegrity>;
+	private readonly checkFully: (events: readonly LedgerEvent[]) => Promise<ChainIntegrity>;
 
 	private constructor(
 		private readonly store: LedgerRecordStore,
@@ -145,6 +146,7 @@ export class IndexedDbLedger implements LedgerPort {
 	) {
 		this.stored = loaded.events;
 		this.storedFrom = loaded.events[0]?.seq ?? 1;
+		this.checkFully = options.checkFully;
 		this.chainIntegrity = loaded.integrity;
 		// A tail's chain is resumed once the history is in: every write waits for that (exclusive).
 		this.chain =
@@ -167,7 +169,9 @@ export class IndexedDbLedger implements LedgerPort {
 			if (options.writable && !loaded.tail) this.compactStoredRuns(loaded.events, loaded.runs);
 		}
 		this.historyLoaded = loaded.tail
-			? this.exclusive(() => this.loadRestOfHistory(options.writable))
+			? this.exclusive(async () => {
+					await this.loadRestOfHistory(options.writable);
+				})
 			: Promise.resolve();
 		this.fullCheck = loaded.fromCheckpoint
 			? this.historyLoaded.then(() =>
@@ -223,7 +227,7 @@ export class IndexedDbLedger implements LedgerPort {
 	 * meanwhile and it is taken as a refresh would take it. A read that keeps failing leaves the
 	 * ledger unwritable until a refresh or a reload reads it (readProblem).
 	 */
-	private async loadRestOfHistory(writable: boolean): Promise<void> {
+	private async loadRestOfHistory(writable: boolean): Promise<LoadedLedger | null> {
 		let loaded: LoadedLedger | null = null;
 		let failure: unknown = null;
 		for (const delayMs of historyReadRetryDelaysMs) {
@@ -235,16 +239,26 @@ export class IndexedDbLedger implements LedgerPort {
 				failure = error;
 			}
 		}
+		const offset = this.storedFrom - 1;
+		const read = loaded;
+		const sameTail =
+			read !== null &&
+			this.stored.every((event, position) => read.events[offset + position]?.hash === event.hash);
+		// A replaced ledger comes with its own state: read before anything here changes.
+		if (loaded && !sameTail && loaded.integrity.ok) {
+			try {
+				await this.reloadState();
+			} catch (error) {
+				failure = error;
+				loaded = null;
+			}
+		}
 		if (!loaded) {
+			// Nothing changed here, so nobody is told (a notice to other tabs would make each re-read).
 			this.readProblem = `could not be read (${failure instanceof Error ? failure.message : String(failure)})`;
-			this.notify('reloaded', this.stored, 'this-tab');
-			return;
+			return null;
 		}
 		this.readProblem = null;
-		const offset = this.storedFrom - 1;
-		const sameTail = this.stored.every(
-			(event, position) => loaded.events[offset + position]?.hash === event.hash
-		);
 		if (!loaded.integrity.ok) {
 			// Damage in the history (or in what another tab stored since): shown as a whole open
 			// shows it, the events before the first bad one.
@@ -252,7 +266,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.storedFrom = 1;
 			this.notifiedSeq = this.lastSeq;
 			this.breakChain(loaded.integrity.problem, 'this-tab');
-			return;
+			return loaded;
 		}
 		if (!sameTail) {
 			this.generation++;
@@ -261,11 +275,10 @@ export class IndexedDbLedger implements LedgerPort {
 			this.chainIntegrity = loaded.integrity;
 			this.checkpoint = headsAfter(this.stored);
 			this.keptBlobs.clear();
-			await this.reloadState();
 			this.chain = LedgerChain.fromEvents(this.clock, this.stored);
 			this.notifiedSeq = this.lastSeq;
 			this.notify('reloaded', this.stored, 'other-tab');
-			return;
+			return loaded;
 		}
 		// Events another tab stored since the open are announced by the next refresh, as usual.
 		this.stored = loaded.events.slice(0, offset + this.stored.length);
@@ -275,6 +288,17 @@ export class IndexedDbLedger implements LedgerPort {
 		if (writable && !sameHeads(heads, this.checkpoint)) this.queueCheckpoint(heads);
 		this.checkpoint = heads;
 		if (writable) this.compactStoredRuns(loaded.events, loaded.runs);
+		return loaded;
+	}
+
+	/**
+	 * After the stored ledger was read again as a whole (a history read that failed at open, or a
+	 * ledger another tab replaced): when that read checked the hashes only from the checkpoint on,
+	 * the whole chain is checked again in the background, as after an open.
+	 */
+	private checkAgainAfterReading(loaded: LoadedLedger | null): void {
+		if (loaded?.fromCheckpoint && this.chainIntegrity.ok)
+			this.fullCheck = this.checkInBackground(this.stored, this.checkFully);
 	}
 
 	private breakChain(problem: string, origin: LedgerChangeOrigin): void {
@@ -314,10 +338,8 @@ export class IndexedDbLedger implements LedgerPort {
 			// appended until a reload checks it again, and the learner is not told to reset.
 			(error: unknown) => {
 				const problem = `could not be checked (${error instanceof Error ? error.message : String(error)})`;
-				if (generation === this.generation && this.chainIntegrity.ok) {
-					this.readProblem = problem;
-					this.notify('reloaded', this.stored, 'this-tab');
-				}
+				// Nothing stored changed: nobody is told (the IDE hears it from whenFullyChecked).
+				if (generation === this.generation && this.chainIntegrity.ok) this.readProblem = problem;
 				return { ok: false, problem: `the stored ledger ${problem}` };
 			}
 		);
@@ -331,6 +353,11 @@ export class IndexedDbLedger implements LedgerPort {
 	/** Whether this tab may append (it is the writer, the chain is intact and was read in full). */
 	get writable(): boolean {
 		return this.canWrite && this.chainIntegrity.ok && this.readProblem === null;
+	}
+
+	/** Whether this tab is the one that writes this ledger, whatever the state of its chain. */
+	get writesHere(): boolean {
+		return this.canWrite;
 	}
 
 	/**
@@ -696,8 +723,13 @@ export class IndexedDbLedger implements LedgerPort {
 
 	private async refreshNow(): Promise<readonly LedgerEvent[]> {
 		// A history that could not be read at open is read now, before anything else.
-		if (this.storedFrom > 1) await this.loadRestOfHistory(this.canWrite);
-		if (this.storedFrom > 1) return [];
+		if (this.storedFrom > 1) {
+			const loaded = await this.loadRestOfHistory(this.canWrite);
+			if (this.storedFrom > 1) return [];
+			this.checkAgainAfterReading(loaded);
+			// Read at last: those who were told it could not be may say otherwise now.
+			if (this.chainIntegrity.ok) this.notify('reloaded', this.stored, 'other-tab');
+		}
 		const last = this.stored.at(-1);
 		// The run holding the last event known here starts at most largestRun - 1 events before it.
 		const records = await this.store.readAll(
@@ -719,6 +751,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.checkpoint = loaded.integrity.ok ? headsAfter(this.stored) : emptyChainHeads;
 			this.keptBlobs.clear();
 			this.rebuildChainIfWriter();
+			this.checkAgainAfterReading(loaded);
 			this.notifiedSeq = this.lastSeq;
 			this.notify('reloaded', this.stored, 'other-tab');
 			return this.stored;
@@ -917,7 +950,7 @@ async function openLedger(store: LedgerRecordStore): Promise<LoadedLedger> {
 		await store.readAll(ledgerStores.events, IDBKeyRange.lowerBound(tailKey))
 	);
 	if (read.problem !== null || read.events.length === 0) return loadLedger(store);
-	const integrity = await checkTailFromCheckpoint(read.events, checkpoint);
+	const integrity = await checkTailFromCheckpoint(read.events, checkpoint).catch(() => null);
 	if (integrity?.ok !== true) return loadLedger(store);
 	return {
 		events: read.events,
@@ -946,8 +979,17 @@ async function loadLedger(store: LedgerRecordStore): Promise<LoadedLedger> {
 	if (parsed.problem !== null) {
 		integrity = { ok: false, problem: parsed.problem };
 	} else {
-		fromCheckpoint = checkpoint ? await checkFromCheckpoint(parsed.events, checkpoint) : null;
-		integrity = fromCheckpoint ?? (await checkStoredChain(parsed.events));
+		try {
+			fromCheckpoint = checkpoint ? await checkFromCheckpoint(parsed.events, checkpoint) : null;
+			integrity = fromCheckpoint ?? (await checkStoredChain(parsed.events));
+		} catch (error) {
+			// Read, but not checkable (a value JSON cannot hold, put there by hand): damaged.
+			fromCheckpoint = null;
+			integrity = {
+				ok: false,
+				problem: `the stored events cannot be checked (${error instanceof Error ? error.message : String(error)})`
+			};
+		}
 	}
 	return {
 		events: parsed.events,

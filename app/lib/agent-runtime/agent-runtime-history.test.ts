@@ -1,17 +1,14 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { steppingClock } from '../../../hooks/ledger/ledger-test-fixtures.js';
 import { intentsFixture } from '../../../hooks/pipeline/pipeline-test-kit.js';
 import type { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { WorkspaceFileSystem } from '../../../sandbox/local/workspace-file-system.js';
 import { LedgerWitness } from '../class/ledger-witness.js';
 import { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
-import { ledgerStores, type LedgerRecordStore } from '../ledger/ledger-record-store.js';
 import {
-	bytes,
-	freshDatabaseName,
-	lesson,
+	failingHistoryReads,
 	openLedgerStore,
+	storedLargeLedger,
 	StoreShell
 } from '../ledger/ledger-test-kit.js';
 import { AgentRuntime } from './agent-runtime.svelte.js';
@@ -29,42 +26,12 @@ afterEach(async () => {
 	await Promise.all(opened.splice(0).map((store) => store.close()));
 });
 
-async function storedLargeLedger() {
-	const name = freshDatabaseName();
-	const store = await openStore(name);
-	await new WorkspaceFileSystem(store).writeFile(
-		'.orchestration/active_intents.yaml',
-		bytes(intentsFixture)
-	);
-	const ledger = await IndexedDbLedger.open({ store, clock: steppingClock() });
-	for (let start = 0; start < 2_500; start += 500)
-		await ledger.append(Array.from({ length: 500 }, (_, index) => lesson(`l${start + index}`)));
-	await store.close();
-	return name;
-}
-
-/** Every read of the whole events store (the history read after a tail open) fails. */
-function historyUnreadable(store: LedgerRecordStore): LedgerRecordStore {
-	return new Proxy(store, {
-		get(target, property) {
-			if (property === 'readAll')
-				return async (storeName: string, range?: IDBKeyRange) => {
-					if (storeName === ledgerStores.events && range === undefined)
-						throw new Error('The database connection is closing.');
-					return target.readAll(storeName, range);
-				};
-			const value: unknown = Reflect.get(target, property);
-			return typeof value === 'function' ? value.bind(target) : value;
-		}
-	});
-}
-
 describe('a ledger whose history cannot be read', () => {
 	it('keeps the agent off with a reason in words, and the witness quiet', async () => {
-		const name = await storedLargeLedger();
+		const { name } = await storedLargeLedger({ intentsYaml: intentsFixture });
 		const store = await openStore(name);
 		const ledger = await IndexedDbLedger.open({
-			store: historyUnreadable(store),
+			store: failingHistoryReads(store, { failuresLeft: Infinity }),
 			checkFully: async () => ({ ok: true })
 		});
 		const unhandled: unknown[] = [];

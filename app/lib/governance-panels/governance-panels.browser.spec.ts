@@ -134,7 +134,9 @@ describe('IntentsPanel', () => {
 		expect(save().disabled).toBe(true);
 		expect(root.textContent).toContain('No changes to save.');
 
-		const monaco = await until(() => loadedMonaco());
+		// Through the dev server Monaco arrives as hundreds of modules: on a busy two-core machine
+		// (CI failed once at 20 s while other suites ran) that can take longer than the other waits.
+		const monaco = await until(() => loadedMonaco(), 45_000);
 		const editor = await until(() =>
 			monaco.editor.getEditors().find((candidate) => root.contains(candidate.getContainerDomNode()))
 		);

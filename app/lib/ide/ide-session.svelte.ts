@@ -140,22 +140,7 @@ export class IdeSession {
 			this.followImportedExport();
 			// Class mode: the class server witnesses this ledger as it grows (app/lib/class/).
 			classWitness.attach(this.ledger);
-			this.reportDamagedLedger(this.ledger);
-			// A large ledger reads its history after the open, and the whole chain is checked in
-			// the verify Worker after that: a break found then is said as one found at open is.
-			const opened = this.ledger;
-			const reportLater = () => {
-				if (this.ledger === opened) this.reportDamagedLedger(opened);
-			};
-			void opened.whenHistoryLoaded().then(reportLater);
-			void opened.whenFullyChecked().then(reportLater);
-			// A refresh may read what could not be read, or find another tab's reset: say it again.
-			opened.subscribe((change) => {
-				if (change.kind === 'reloaded') {
-					reportLater();
-					void opened.whenFullyChecked().then(reportLater);
-				}
-			});
+			this.followLedgerProblems(this.ledger);
 			this.stopStorageWatch = this.store.onPersistError((problem) => {
 				this.storageProblem = problem ? problem.message : null;
 			});
@@ -186,8 +171,33 @@ export class IdeSession {
 		}
 	}
 
+	/**
+	 * Why the agent did not start when the saved history could not be read (null otherwise): it
+	 * records the person's saves, so until a reload starts it, saves are refused, not unrecorded.
+	 */
+	private agentOffForHistory: string | null = null;
+
 	/** The notice reportDamagedLedger set last, so it can take it back once the ledger is fine. */
 	private ledgerNotice: string | null = null;
+
+	/**
+	 * Says when the ledger is damaged or cannot be read, now and whenever that changes: a large
+	 * ledger reads its history after the open, the whole chain is checked in the verify Worker
+	 * after that, and a refresh may read what could not be read, find another tab's reset, or find
+	 * events that do not continue the chain.
+	 */
+	private followLedgerProblems(opened: IndexedDbLedger): void {
+		const reportLater = () => {
+			if (this.ledger === opened) this.reportDamagedLedger(opened);
+		};
+		reportLater();
+		void opened.whenHistoryLoaded().then(reportLater);
+		void opened.whenFullyChecked().then(reportLater);
+		opened.subscribe((change) => {
+			reportLater();
+			if (change.kind === 'reloaded') void opened.whenFullyChecked().then(reportLater);
+		});
+	}
 
 	private reportDamagedLedger(ledger: IndexedDbLedger): void {
 		const notice = !ledger.integrity.ok
@@ -492,7 +502,7 @@ export class IdeSession {
 			saveAsHuman: async (path, content) => {
 				// A save while the agent still starts waits for it: the pipeline records human edits.
 				await this.agentStarting;
-				const unreadable = this.ledger?.historyProblem;
+				const unreadable = this.ledger?.historyProblem ?? this.agentOffForHistory;
 				if (this.agent) await this.agent.pipeline.recordHumanEdit({ path, content });
 				else if (unreadable)
 					// Saved unrecorded, the change would look like one nobody made: not saved at all.
@@ -533,9 +543,11 @@ export class IdeSession {
 		});
 		if ('problem' in created) {
 			this.agentProblem = created.problem;
+			this.agentOffForHistory = this.ledger.historyProblem;
 			this.agent = null;
 		} else {
 			this.agentProblem = null;
+			this.agentOffForHistory = null;
 			this.agent = created.runtime;
 			const changes = new WorkspaceChanges(created.runtime, workspace, (message) => {
 				this.notice = message;

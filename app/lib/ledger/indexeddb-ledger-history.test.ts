@@ -2,17 +2,20 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
-import {
-	buildMutationDraft,
-	fixtureUuid,
-	steppingClock
-} from '../../../hooks/ledger/ledger-test-fixtures.js';
+import { steppingClock } from '../../../hooks/ledger/ledger-test-fixtures.js';
 import type { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { IndexedDbLedger, LedgerWriteRefusedError, type LedgerChange } from './indexeddb-ledger.js';
 import { ledgerStores, type LedgerRecordStore } from './ledger-record-store.js';
 import { linkLedgerToTabs } from './ledger-tab-link.js';
-import { editStoredEvent, freshDatabaseName, lesson, openLedgerStore } from './ledger-test-kit.js';
-import { headsAfter } from './stored-chain-check.js';
+import {
+	editStoredEvent,
+	failingHistoryReads,
+	freshDatabaseName,
+	lesson,
+	openLedgerStore,
+	storedLargeLedger
+} from './ledger-test-kit.js';
+import { checkStoredChain, headsAfter } from './stored-chain-check.js';
 import { TabCoordination } from './tab-coordination.js';
 import { FakeChannelHub, FakeLockManager } from './tab-fakes.js';
 
@@ -27,58 +30,6 @@ afterEach(async () => {
 	for (const tabs of tabsOpened.splice(0)) tabs.close();
 	await Promise.all(opened.splice(0).map((store) => store.close()));
 });
-
-/** As in indexeddb-ledger.test.ts: ten changes, then lessons; the checkpoint ends up at the last event. */
-async function storedLargeLedger(lessons = 2_500) {
-	const name = freshDatabaseName();
-	const store = await openStore(name);
-	const ledger = await IndexedDbLedger.open({ store, clock: steppingClock() });
-	const changes = [];
-	for (let index = 1; index <= 10; index++)
-		changes.push(
-			await buildMutationDraft({
-				id: fixtureUuid(index),
-				path: 'a.ts',
-				before: index === 1 ? null : `v${index - 1}\n`,
-				after: `v${index}\n`
-			})
-		);
-	await ledger.append(changes);
-	for (let start = 0; start < lessons; start += 500)
-		await ledger.append(
-			Array.from({ length: Math.min(500, lessons - start) }, (_, index) =>
-				lesson(`lesson ${start + index}`)
-			)
-		);
-	const events = [...(await ledger.events())];
-	await store.close();
-	return { name, events };
-}
-
-/** The first `failures` reads of the whole events store (the history read) fail. */
-function flakyHistory(
-	store: LedgerRecordStore,
-	counter: { failuresLeft: number }
-): LedgerRecordStore {
-	return new Proxy(store, {
-		get(target, property) {
-			if (property === 'readAll')
-				return async (storeName: string, range?: IDBKeyRange) => {
-					if (
-						storeName === ledgerStores.events &&
-						range === undefined &&
-						counter.failuresLeft > 0
-					) {
-						counter.failuresLeft--;
-						throw new Error('The database connection is closing.');
-					}
-					return target.readAll(storeName, range);
-				};
-			const value: unknown = Reflect.get(target, property);
-			return typeof value === 'function' ? value.bind(target) : value;
-		}
-	});
-}
 
 /**
  * What a learner can do in DevTools without computing a single hash: drop the last stored event
@@ -120,7 +71,7 @@ describe('IndexedDbLedger: the whole chain is checked again after every whole re
 		// The same database, opened while the history read fails three times (a closing connection).
 		const counter = { failuresLeft: 3 };
 		const ledger = await IndexedDbLedger.open({
-			store: flakyHistory(await openStore(name), counter)
+			store: failingHistoryReads(await openStore(name), counter)
 		});
 		await ledger.whenHistoryLoaded();
 		expect(ledger.historyProblem).toMatch(/^could not be read/);
@@ -375,5 +326,109 @@ describe('IndexedDbLedger: whenHistoryLoaded never rejects', () => {
 		expect(ledger.historyProblem).toBe('could not be read (The database connection is closing.)');
 		expect(write).toMatch(/reload the page to try again/);
 		expect(write).not.toMatch(/reset the scenario/);
+	});
+});
+
+describe('IndexedDbLedger: whenFullyChecked after the ledger is read again or replaced', () => {
+	it('gives the verdict of the ledger a refresh read in full, not the old one', async () => {
+		const { name } = await storedLargeLedger();
+		// A full check that cannot finish (a Worker that does not start): fails closed.
+		const reader = await IndexedDbLedger.open({
+			store: await openStore(name),
+			writable: false,
+			checkFully: async () => {
+				throw new Error('Worker did not start');
+			}
+		});
+		await reader.whenHistoryLoaded();
+		expect((await reader.whenFullyChecked()).ok).toBe(false);
+		expect(reader.historyProblem).toMatch(/^could not be checked/);
+		// The writer tab resets the scenario; the announcement makes this tab refresh.
+		const writer = await IndexedDbLedger.open({ store: await openStore(name) });
+		await writer.whenHistoryLoaded();
+		await writer.resetWith({});
+		await reader.refresh();
+		expect(reader.historyProblem).toBeNull();
+		expect(reader.integrity).toEqual({ ok: true });
+		expect(reader.lastSeq).toBe(0);
+		// The verdict of the whole stored chain (now empty and fine).
+		expect(await reader.whenFullyChecked()).toEqual({ ok: true });
+	});
+
+	async function unreadHistoryThenOtherTabReset(appendAfterReset: boolean) {
+		const { name } = await storedLargeLedger();
+		const reader = await IndexedDbLedger.open({
+			store: failingHistoryReads(await openStore(name), { failuresLeft: 3 }),
+			writable: false,
+			checkFully: async () => ({ ok: true })
+		});
+		await reader.whenHistoryLoaded();
+		expect(reader.historyProblem).toMatch(/^could not be read/);
+		const writer = await IndexedDbLedger.open({
+			store: await openStore(name),
+			checkFully: async () => ({ ok: true })
+		});
+		await writer.whenHistoryLoaded();
+		await writer.resetWith({});
+		if (appendAfterReset) await writer.append([lesson('a')]);
+		const heard: LedgerChange['kind'][] = [];
+		reader.subscribe((change) => heard.push(change.kind));
+		await reader.refresh();
+		expect(reader.historyProblem).toBeNull();
+		expect(reader.integrity).toEqual({ ok: true });
+		return { reader, heard };
+	}
+
+	it('gives a fresh verdict when a refresh recovers a history another tab reset to empty', async () => {
+		const { reader } = await unreadHistoryThenOtherTabReset(false);
+		expect(reader.lastSeq).toBe(0);
+		expect(await reader.whenFullyChecked()).toEqual({ ok: true });
+	});
+
+	it('announces one reload when a refresh recovers a history another tab replaced', async () => {
+		const { reader, heard } = await unreadHistoryThenOtherTabReset(true);
+		expect(reader.lastSeq).toBe(1);
+		expect(await reader.whenFullyChecked()).toEqual({ ok: true });
+		expect(heard).toEqual(['reloaded']);
+	});
+
+	it('gives a fresh verdict after resetWith a damaged ledger', async () => {
+		const name = freshDatabaseName();
+		const first = await openStore(name);
+		const original = await IndexedDbLedger.open({ store: first, clock: steppingClock() });
+		await original.append([lesson('one'), lesson('two'), lesson('three')]);
+		await first.close();
+		await editStoredEvent(name, 2, (event) => ({ ...event, hash: `sha256:${'0'.repeat(64)}` }));
+		const ledger = await IndexedDbLedger.open({ store: await openStore(name) });
+		expect(ledger.integrity.ok).toBe(false);
+		await ledger.resetWith({ 'fresh.txt': new TextEncoder().encode('fresh') });
+		expect(ledger.integrity).toEqual({ ok: true });
+		expect(ledger.writable).toBe(true);
+		expect(await ledger.whenFullyChecked()).toEqual({ ok: true });
+	});
+});
+
+describe('IndexedDbLedger: a known broken verdict and a checkpoint-only read again', () => {
+	it('stays unwritable while the whole chain is checked again', async () => {
+		const { name } = await storedLargeLedger();
+		await editStoredEvent(name, 50, (event) => ({ ...event, lesson: 'rewritten' }));
+		// The verify Worker: the same check, a moment later.
+		const checkFully = async (events: readonly LedgerEvent[]) => {
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			return checkStoredChain(events);
+		};
+		const writer = await IndexedDbLedger.open({ store: await openStore(name), checkFully });
+		expect(await writer.whenFullyChecked()).toMatchObject({ ok: false });
+		expect(writer.writable).toBe(false);
+		const events = await writer.events();
+		await dropLastEventAndMoveCheckpoint(name, events);
+		// A second tab's 'reloaded' makes the writer refresh.
+		await writer.refresh();
+		const outcome = await writer.append([lesson('on top of the edited history')]).then(
+			(sealed) => `appended seq ${sealed[0]?.seq}`,
+			(error: unknown) => (error as Error).name
+		);
+		expect(await writer.whenFullyChecked()).toMatchObject({ ok: false });
+		expect(outcome).toBe('LedgerWriteRefusedError');
 	});
 });

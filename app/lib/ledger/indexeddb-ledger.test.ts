@@ -25,6 +25,7 @@ import {
 	governedPipeline,
 	lesson,
 	openLedgerStore,
+	storedLargeLedger,
 	text
 } from './ledger-test-kit.js';
 import { readOnlyTabMessage } from './tab-coordination.js';
@@ -646,32 +647,6 @@ describe('IndexedDbLedger: the verified checkpoint', () => {
 describe('IndexedDbLedger: a large ledger opens from its last events', () => {
 	// Ten changes (trace records 1–10) first, then lessons: the tail read at open holds no trace
 	// record, so the trace chain's head is known only from the checkpoint until the history is in.
-	async function storedLargeLedger(state: Record<string, unknown> = {}, lessons = 2_500) {
-		const name = freshDatabaseName();
-		const store = await openStore(name);
-		const ledger = await IndexedDbLedger.open({ store, clock: steppingClock() });
-		const changes = [];
-		for (let index = 1; index <= 10; index++)
-			changes.push(
-				await buildMutationDraft({
-					id: fixtureUuid(index),
-					path: 'a.ts',
-					before: index === 1 ? null : `v${index - 1}\n`,
-					after: `v${index}\n`
-				})
-			);
-		await ledger.append(changes);
-		for (let start = 0; start < lessons; start += 500)
-			await ledger.append(
-				Array.from({ length: Math.min(500, lessons - start) }, (_, index) =>
-					lesson(`lesson ${start + index}`)
-				)
-			);
-		for (const [key, value] of Object.entries(state)) ledger.setState(key, value);
-		const events = [...(await ledger.events())];
-		await store.close();
-		return { name, events };
-	}
 
 	const fullCheckPasses = { checkFully: async () => ({ ok: true }) as const };
 
@@ -752,7 +727,9 @@ describe('IndexedDbLedger: a large ledger opens from its last events', () => {
 	});
 
 	it('takes what is stored when another tab replaced the ledger while the history was read', async () => {
-		const { name } = await storedLargeLedger({ 'chat:agent': ['the old ledger’s chat'] });
+		const { name } = await storedLargeLedger({
+			state: { 'chat:agent': ['the old ledger’s chat'] }
+		});
 		const store = await openStore(name);
 		let replaced = false;
 		// Another tab resets the scenario and records three lessons just before the history is read.

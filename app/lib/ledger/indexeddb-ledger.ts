@@ -296,9 +296,21 @@ export class IndexedDbLedger implements LedgerPort {
 	 * ledger another tab replaced): when that read checked the hashes only from the checkpoint on,
 	 * the whole chain is checked again in the background, as after an open.
 	 */
-	private checkAgainAfterReading(loaded: LoadedLedger | null): void {
-		if (loaded?.fromCheckpoint && this.chainIntegrity.ok)
-			this.fullCheck = this.checkInBackground(this.stored, this.checkFully);
+	private checkAgainAfterReading(loaded: LoadedLedger | null, wasBroken: boolean): void {
+		if (!loaded) return;
+		if (!loaded.fromCheckpoint || !this.chainIntegrity.ok) {
+			// That read checked every hash itself (or found the ledger broken): it is the verdict.
+			this.fullCheck = Promise.resolve(this.chainIntegrity);
+			return;
+		}
+		// A verdict of broken is not lifted by a read that checked less: until the whole chain has
+		// been checked again, nothing is appended.
+		const generation = this.generation;
+		if (wasBroken) this.readProblem = 'is being checked again';
+		this.fullCheck = this.checkInBackground(this.stored, this.checkFully).then((result) => {
+			if (wasBroken && result.ok && generation === this.generation) this.readProblem = null;
+			return result;
+		});
 	}
 
 	private breakChain(problem: string, origin: LedgerChangeOrigin): void {
@@ -578,6 +590,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.stateValues.clear();
 			this.keptBlobs.clear();
 			this.chainIntegrity = { ok: true };
+			this.fullCheck = Promise.resolve(this.chainIntegrity);
 			this.chain = new LedgerChain({ clock: this.clock });
 			this.checkpoint = emptyChainHeads;
 			this.notifiedSeq = 0;
@@ -623,6 +636,7 @@ export class IndexedDbLedger implements LedgerPort {
 			for (const [key, value] of Object.entries(state)) this.stateValues.set(key, value);
 			this.keptBlobs.clear();
 			this.chainIntegrity = await checkStoredChain(this.stored);
+			this.fullCheck = Promise.resolve(this.chainIntegrity);
 			this.chain = this.chainIntegrity.ok ? LedgerChain.fromEvents(this.clock, this.stored) : null;
 			// The next commit stores its checkpoint from these heads: the imported chain's own.
 			this.checkpoint = this.chainIntegrity.ok ? headsAfter(this.stored) : emptyChainHeads;
@@ -724,11 +738,14 @@ export class IndexedDbLedger implements LedgerPort {
 	private async refreshNow(): Promise<readonly LedgerEvent[]> {
 		// A history that could not be read at open is read now, before anything else.
 		if (this.storedFrom > 1) {
+			const generation = this.generation;
 			const loaded = await this.loadRestOfHistory(this.canWrite);
 			if (this.storedFrom > 1) return [];
-			this.checkAgainAfterReading(loaded);
-			// Read at last: those who were told it could not be may say otherwise now.
-			if (this.chainIntegrity.ok) this.notify('reloaded', this.stored, 'other-tab');
+			this.checkAgainAfterReading(loaded, false);
+			// Read at last: those who were told it could not be may say otherwise now (a ledger
+			// found replaced was announced already).
+			if (this.chainIntegrity.ok && generation === this.generation)
+				this.notify('reloaded', this.stored, 'other-tab');
 		}
 		const last = this.stored.at(-1);
 		// The run holding the last event known here starts at most largestRun - 1 events before it.
@@ -743,6 +760,7 @@ export class IndexedDbLedger implements LedgerPort {
 		if (last && (known?.seq !== last.seq || known.hash !== last.hash)) {
 			// The stored ledger is no longer the one this tab knew: start from what is stored.
 			const loaded = await loadLedger(this.store);
+			const wasBroken = !this.chainIntegrity.ok || this.readProblem !== null;
 			this.generation++;
 			this.stored = loaded.events;
 			this.storedFrom = 1;
@@ -751,7 +769,7 @@ export class IndexedDbLedger implements LedgerPort {
 			this.checkpoint = loaded.integrity.ok ? headsAfter(this.stored) : emptyChainHeads;
 			this.keptBlobs.clear();
 			this.rebuildChainIfWriter();
-			this.checkAgainAfterReading(loaded);
+			this.checkAgainAfterReading(loaded, wasBroken);
 			this.notifiedSeq = this.lastSeq;
 			this.notify('reloaded', this.stored, 'other-tab');
 			return this.stored;

@@ -24,8 +24,13 @@ import {
 } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { WorkspaceFileSystem } from '../../../sandbox/local/workspace-file-system.js';
 import { IndexedDbLedger } from './indexeddb-ledger.js';
-import { ledgerStoreNames, ledgerStores } from './ledger-record-store.js';
+import { ledgerStoreNames, ledgerStores, type LedgerRecordStore } from './ledger-record-store.js';
 import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
+import {
+	buildMutationDraft,
+	fixtureUuid,
+	steppingClock
+} from '../../../hooks/ledger/ledger-test-fixtures.js';
 
 export const bytes = (text: string) => new TextEncoder().encode(text);
 export const text = (data: Uint8Array | null | undefined) =>
@@ -162,4 +167,72 @@ export async function editStoredEvent(
 	} finally {
 		database.close();
 	}
+}
+
+/**
+ * A stored ledger longer than one run, so an open reads it from its last runs: ten changes of
+ * `a.ts` first (trace records 1–10, all before the tail), then `lessons` lessons; optionally the
+ * scenario's intents file and state values. Returns the database name and the events.
+ */
+export async function storedLargeLedger(
+	options: { lessons?: number; intentsYaml?: string; state?: Record<string, unknown> } = {}
+): Promise<{ name: string; events: LedgerEvent[] }> {
+	const lessons = options.lessons ?? 2_500;
+	const name = freshDatabaseName();
+	const store = await openLedgerStore(name);
+	if (options.intentsYaml !== undefined)
+		await new WorkspaceFileSystem(store).writeFile(
+			'.orchestration/active_intents.yaml',
+			bytes(options.intentsYaml)
+		);
+	const ledger = await IndexedDbLedger.open({ store, clock: steppingClock() });
+	const changes = [];
+	for (let index = 1; index <= 10; index++)
+		changes.push(
+			await buildMutationDraft({
+				id: fixtureUuid(index),
+				path: 'a.ts',
+				before: index === 1 ? null : `v${index - 1}\n`,
+				after: `v${index}\n`
+			})
+		);
+	await ledger.append(changes);
+	for (let start = 0; start < lessons; start += 500)
+		await ledger.append(
+			Array.from({ length: Math.min(500, lessons - start) }, (_, index) =>
+				lesson(`lesson ${start + index}`)
+			)
+		);
+	for (const [key, value] of Object.entries(options.state ?? {})) ledger.setState(key, value);
+	const events = [...(await ledger.events())];
+	await store.close();
+	return { name, events };
+}
+
+/**
+ * The store, except that its first `failuresLeft` reads of the whole events store fail (the read
+ * of the history after an open from the tail); `Infinity` for a store that never reads it.
+ */
+export function failingHistoryReads(
+	store: LedgerRecordStore,
+	counter: { failuresLeft: number }
+): LedgerRecordStore {
+	return new Proxy(store, {
+		get(target, property) {
+			if (property === 'readAll')
+				return async (storeName: string, range?: IDBKeyRange) => {
+					if (
+						storeName === ledgerStores.events &&
+						range === undefined &&
+						counter.failuresLeft > 0
+					) {
+						counter.failuresLeft--;
+						throw new Error('The database connection is closing.');
+					}
+					return target.readAll(storeName, range);
+				};
+			const value: unknown = Reflect.get(target, property);
+			return typeof value === 'function' ? value.bind(target) : value;
+		}
+	});
 }

@@ -1,14 +1,13 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { intentsFixture } from '../../../hooks/pipeline/pipeline-test-kit.js';
-import type { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { WorkspaceFileSystem } from '../../../sandbox/local/workspace-file-system.js';
 import { LedgerWitness } from '../class/ledger-witness.js';
 import { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
 import {
 	failingHistoryReads,
-	openLedgerStore,
 	storedLargeLedger,
+	storesClosedAfterEach,
 	StoreShell
 } from '../ledger/ledger-test-kit.js';
 import { AgentRuntime } from './agent-runtime.svelte.js';
@@ -16,15 +15,7 @@ import { AgentRuntime } from './agent-runtime.svelte.js';
 // A large ledger opens from its last events and reads its history after (indexeddb-ledger.ts):
 // what the agent and the class witness do when that history cannot be read.
 
-const opened: IndexedDbWorkspaceFiles[] = [];
-async function openStore(name: string) {
-	const store = await openLedgerStore(name);
-	opened.push(store);
-	return store;
-}
-afterEach(async () => {
-	await Promise.all(opened.splice(0).map((store) => store.close()));
-});
+const openStore = storesClosedAfterEach();
 
 describe('a ledger whose history cannot be read', () => {
 	it('keeps the agent off with a reason in words, and the witness quiet', async () => {

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import { steppingClock } from '../../../hooks/ledger/ledger-test-fixtures.js';
 import { intentsFixture } from '../../../hooks/pipeline/pipeline-test-kit.js';
@@ -13,23 +13,15 @@ import {
 	failingHistoryReads,
 	freshDatabaseName,
 	lesson,
-	openLedgerStore,
 	storedLargeLedger,
+	storesClosedAfterEach,
 	StoreShell,
 	text
 } from '../ledger/ledger-test-kit.js';
 import type { Workspace } from '../workspace/workspace.svelte.js';
 import { IdeSession } from './ide-session.svelte.js';
 
-const opened: IndexedDbWorkspaceFiles[] = [];
-async function openStore(name: string) {
-	const store = await openLedgerStore(name);
-	opened.push(store);
-	return store;
-}
-afterEach(async () => {
-	await Promise.all(opened.splice(0).map((store) => store.close()));
-});
+const openStore = storesClosedAfterEach();
 
 /** The private parts of IdeSession this test drives (as start() and startSandbox() leave them). */
 

@@ -3,7 +3,6 @@ import { openDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import { steppingClock } from '../../../hooks/ledger/ledger-test-fixtures.js';
-import type { IndexedDbWorkspaceFiles } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { IndexedDbLedger, LedgerWriteRefusedError, type LedgerChange } from './indexeddb-ledger.js';
 import { ledgerStores, type LedgerRecordStore } from './ledger-record-store.js';
 import { linkLedgerToTabs } from './ledger-tab-link.js';
@@ -12,24 +11,36 @@ import {
 	failingHistoryReads,
 	freshDatabaseName,
 	lesson,
-	openLedgerStore,
-	storedLargeLedger
+	storedLargeLedger,
+	storesClosedAfterEach,
+	withReadAll
 } from './ledger-test-kit.js';
 import { checkStoredChain, headsAfter } from './stored-chain-check.js';
 import { TabCoordination } from './tab-coordination.js';
 import { FakeChannelHub, FakeLockManager } from './tab-fakes.js';
 
-const opened: IndexedDbWorkspaceFiles[] = [];
+const openStore = storesClosedAfterEach();
 const tabsOpened: TabCoordination[] = [];
-async function openStore(name: string) {
-	const store = await openLedgerStore(name);
-	opened.push(store);
-	return store;
-}
-afterEach(async () => {
+afterEach(() => {
 	for (const tabs of tabsOpened.splice(0)) tabs.close();
-	await Promise.all(opened.splice(0).map((store) => store.close()));
 });
+
+/** A tab of the scenario `name`: its coordination and its ledger over `store`, linked as the IDE links them. */
+async function openLinkedTab(
+	name: string,
+	peers: { locks: FakeLockManager; hub: FakeChannelHub },
+	store: LedgerRecordStore
+) {
+	const tabs = await TabCoordination.start({
+		scenarioId: name,
+		locks: peers.locks,
+		createChannel: peers.hub.create
+	});
+	tabsOpened.push(tabs);
+	const ledger = await IndexedDbLedger.open({ store, writable: tabs.role.kind === 'writer' });
+	const unlink = linkLedgerToTabs(ledger, tabs);
+	return { tabs, ledger, unlink };
+}
 
 /**
  * What a learner can do in DevTools without computing a single hash: drop the last stored event
@@ -95,20 +106,7 @@ describe('IndexedDbLedger: the whole chain is checked again after every whole re
 		await editStoredEvent(name, 50, (event) => ({ ...event, lesson: 'rewritten' }));
 		const locks = new FakeLockManager();
 		const hub = new FakeChannelHub();
-		const openTab = async () => {
-			const tabs = await TabCoordination.start({
-				scenarioId: name,
-				locks,
-				createChannel: hub.create
-			});
-			tabsOpened.push(tabs);
-			const ledger = await IndexedDbLedger.open({
-				store: await openStore(name),
-				writable: tabs.role.kind === 'writer'
-			});
-			linkLedgerToTabs(ledger, tabs);
-			return { tabs, ledger };
-		};
+		const openTab = async () => openLinkedTab(name, { locks, hub }, await openStore(name));
 		const writer = await openTab();
 		expect(writer.tabs.role.kind).toBe('writer');
 		// The full check finds event 50: the ledger is broken and read-only, as designed.
@@ -181,37 +179,15 @@ describe('IndexedDbLedger: a history that cannot be read or checked', () => {
 		const { name } = await storedLargeLedger();
 		const locks = new FakeLockManager();
 		const hub = new FakeChannelHub();
-		const historyReads = { count: 0 };
-		const openTab = async () => {
-			const tabs = await TabCoordination.start({
-				scenarioId: name,
-				locks,
-				createChannel: hub.create
-			});
-			tabsOpened.push(tabs);
-			const store = await openStore(name);
-			const counting: LedgerRecordStore = new Proxy(store, {
-				get(target, property) {
-					if (property === 'readAll')
-						return async (storeName: string, range?: IDBKeyRange) => {
-							// Every whole read fails, in both tabs (a store that keeps failing).
-							if (storeName === ledgerStores.events && range === undefined) {
-								historyReads.count++;
-								throw new Error('The database connection is closing.');
-							}
-							return target.readAll(storeName, range);
-						};
-					const value: unknown = Reflect.get(target, property);
-					return typeof value === 'function' ? value.bind(target) : value;
-				}
-			});
-			const ledger = await IndexedDbLedger.open({
-				store: counting,
-				writable: tabs.role.kind === 'writer'
-			});
-			const unlink = linkLedgerToTabs(ledger, tabs);
-			return { tabs, ledger, unlink };
+		// Every whole read fails, in both tabs (a store that keeps failing); counted down here.
+		const reads = { failuresLeft: 1_000 };
+		const historyReads = {
+			get count() {
+				return 1_000 - reads.failuresLeft;
+			}
 		};
+		const openTab = async () =>
+			openLinkedTab(name, { locks, hub }, failingHistoryReads(await openStore(name), reads));
 		const first = await openTab();
 		const second = await openTab();
 		await first.ledger.whenHistoryLoaded();
@@ -282,32 +258,26 @@ describe('IndexedDbLedger: whenHistoryLoaded never rejects', () => {
 		let stateReadsToFail = 0;
 		// As in indexeddb-ledger.test.ts: another tab resets and records just before the history
 		// read; then the state read that follows fails once (the same closing connection).
-		const replacing: LedgerRecordStore = new Proxy(store, {
-			get(target, property) {
-				if (property === 'readAll')
-					return async (storeName: string, range?: IDBKeyRange) => {
-						if (storeName === ledgerStores.events && range === undefined && !replaced) {
-							replaced = true;
-							const other = await IndexedDbLedger.open({
-								store: await openStore(name),
-								checkFully: async () => ({ ok: true })
-							});
-							await other.whenHistoryLoaded();
-							await other.resetWith({});
-							await other.append([lesson('a'), lesson('b'), lesson('c')]);
-							const records = await target.readAll(storeName, range);
-							stateReadsToFail = 1; // loadLedger read the state alongside the events: the next one is reloadState's
-							return records;
-						}
-						if (storeName === ledgerStores.state && stateReadsToFail > 0) {
-							stateReadsToFail--;
-							if (stateReadsToFail === 0) throw new Error('The database connection is closing.');
-						}
-						return target.readAll(storeName, range);
-					};
-				const value: unknown = Reflect.get(target, property);
-				return typeof value === 'function' ? value.bind(target) : value;
+		const replacing = withReadAll(store, async (storeName, range, read) => {
+			if (storeName === ledgerStores.events && range === undefined && !replaced) {
+				replaced = true;
+				const other = await IndexedDbLedger.open({
+					store: await openStore(name),
+					checkFully: async () => ({ ok: true })
+				});
+				await other.whenHistoryLoaded();
+				await other.resetWith({});
+				await other.append([lesson('a'), lesson('b'), lesson('c')]);
+				const records = await read(storeName, range);
+				// loadLedger read the state alongside the events: the next state read is reloadState's.
+				stateReadsToFail = 1;
+				return records;
 			}
+			if (storeName === ledgerStores.state && stateReadsToFail > 0) {
+				stateReadsToFail--;
+				throw new Error('The database connection is closing.');
+			}
+			return read(storeName, range);
 		});
 		const ledger = await IndexedDbLedger.open({
 			store: replacing,

@@ -26,7 +26,8 @@ import {
 	lesson,
 	openLedgerStore,
 	storedLargeLedger,
-	text
+	text,
+	withReadAll
 } from './ledger-test-kit.js';
 import { readOnlyTabMessage } from './tab-coordination.js';
 
@@ -733,24 +734,17 @@ describe('IndexedDbLedger: a large ledger opens from its last events', () => {
 		const store = await openStore(name);
 		let replaced = false;
 		// Another tab resets the scenario and records three lessons just before the history is read.
-		const replacing: LedgerRecordStore = new Proxy(store, {
-			get(target, property) {
-				if (property === 'readAll')
-					return async (storeName: string, range?: IDBKeyRange) => {
-						if (storeName === ledgerStores.events && range === undefined && !replaced) {
-							replaced = true;
-							const other = await IndexedDbLedger.open({
-								store: await openStore(name),
-								...fullCheckPasses
-							});
-							await other.resetWith({});
-							await other.append([lesson('a'), lesson('b'), lesson('c')]);
-						}
-						return target.readAll(storeName, range);
-					};
-				const value: unknown = Reflect.get(target, property);
-				return typeof value === 'function' ? value.bind(target) : value;
+		const replacing = withReadAll(store, async (storeName, range, read) => {
+			if (storeName === ledgerStores.events && range === undefined && !replaced) {
+				replaced = true;
+				const other = await IndexedDbLedger.open({
+					store: await openStore(name),
+					...fullCheckPasses
+				});
+				await other.resetWith({});
+				await other.append([lesson('a'), lesson('b'), lesson('c')]);
 			}
+			return read(storeName, range);
 		});
 		const reader = await IndexedDbLedger.open({
 			store: replacing,

@@ -4,6 +4,7 @@
  * Only tests import this file.
  */
 import { openDB } from 'idb';
+import { afterEach } from 'vitest';
 import { createToolPipeline } from '../../../hooks/pipeline/create-tool-pipeline.js';
 import { GovernanceState } from '../../../hooks/pipeline/governance-state.js';
 import {
@@ -20,6 +21,7 @@ import type {
 } from '../../../hooks/tools/sandbox-ports.js';
 import {
 	IndexedDbWorkspaceFiles,
+	type StoredRecord,
 	type IndexedDbWorkspaceOpenOptions
 } from '../../../sandbox/local/indexeddb-workspace-files.js';
 import { WorkspaceFileSystem } from '../../../sandbox/local/workspace-file-system.js';
@@ -210,6 +212,29 @@ export async function storedLargeLedger(
 }
 
 /**
+ * The store with its `readAll` replaced: `readAll(storeName, range, read)` answers every read, and
+ * `read` is the store's own (a test's way to fail a read, or to act just before one).
+ */
+export function withReadAll(
+	store: LedgerRecordStore,
+	readAll: (
+		storeName: string,
+		range: IDBKeyRange | undefined,
+		read: LedgerRecordStore['readAll']
+	) => Promise<StoredRecord[]>
+): LedgerRecordStore {
+	return new Proxy(store, {
+		get(target, property) {
+			if (property === 'readAll')
+				return (storeName: string, range?: IDBKeyRange) =>
+					readAll(storeName, range, target.readAll.bind(target));
+			const value: unknown = Reflect.get(target, property);
+			return typeof value === 'function' ? value.bind(target) : value;
+		}
+	});
+}
+
+/**
  * The store, except that its first `failuresLeft` reads of the whole events store fail (the read
  * of the history after an open from the tail); `Infinity` for a store that never reads it.
  */
@@ -217,22 +242,24 @@ export function failingHistoryReads(
 	store: LedgerRecordStore,
 	counter: { failuresLeft: number }
 ): LedgerRecordStore {
-	return new Proxy(store, {
-		get(target, property) {
-			if (property === 'readAll')
-				return async (storeName: string, range?: IDBKeyRange) => {
-					if (
-						storeName === ledgerStores.events &&
-						range === undefined &&
-						counter.failuresLeft > 0
-					) {
-						counter.failuresLeft--;
-						throw new Error('The database connection is closing.');
-					}
-					return target.readAll(storeName, range);
-				};
-			const value: unknown = Reflect.get(target, property);
-			return typeof value === 'function' ? value.bind(target) : value;
+	return withReadAll(store, async (storeName, range, read) => {
+		if (storeName === ledgerStores.events && range === undefined && counter.failuresLeft > 0) {
+			counter.failuresLeft--;
+			throw new Error('The database connection is closing.');
 		}
+		return read(storeName, range);
 	});
+}
+
+/** `openStore(name)` for a test file: every store it opens is closed after each test. */
+export function storesClosedAfterEach(): (name: string) => Promise<IndexedDbWorkspaceFiles> {
+	const opened: IndexedDbWorkspaceFiles[] = [];
+	afterEach(async () => {
+		await Promise.all(opened.splice(0).map((store) => store.close()));
+	});
+	return async (name) => {
+		const store = await openLedgerStore(name);
+		opened.push(store);
+		return store;
+	};
 }

@@ -1,10 +1,10 @@
 // One `threadline verify`'s worth of verifying, in a process of its own: the CLI's code path
-// (the files' bytes in megabyte chunks, node:crypto) over the bench's 100k-event ledger, timed
+// (the files' bytes in megabyte chunks, node:crypto, Node's TextDecoder) over the bench's 100k-event ledger, timed
 // from the bytes in memory to the report (reading the files is not timed). The bench's own
 // process has built that ledger and holds it, so a verify there pays for a heap the CLI never
 // has. Prints one JSON line. Usage: node bin/run-ts.js bench/verify-process.ts <audit> <trace>
 import { readFileSync } from 'node:fs';
-import { nodeContentHash } from '../bin/cli/node-ports.js';
+import { nodeVerifyPorts } from '../bin/cli/node-ports.js';
 import { megabyteChunks } from '../hooks/ledger/read-jsonl.js';
 import { verifyLedger } from '../hooks/ledger/verify.js';
 
@@ -21,7 +21,7 @@ for (let run = 0; run < 3; run++) {
 	const report = await verifyLedger({
 		auditJsonl: megabyteChunks(audit),
 		traceJsonl: megabyteChunks(trace),
-		hasher: nodeContentHash
+		...nodeVerifyPorts
 	});
 	runs.push(performance.now() - started);
 	events = report.audit.events;

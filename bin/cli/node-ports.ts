@@ -1,6 +1,8 @@
 import * as nodeCrypto from 'node:crypto';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Clock, IdSource, Scheduler } from '../../hooks/pipeline/ports.js';
+import type { LineDecoding } from '../../hooks/bytes/line-decoding.js';
+import type { SyncContentHasher } from '../../hooks/hashing/sync-sha256.js';
 
 export const systemClock: Clock = {
 	nowIso: () => new Date().toISOString(),
@@ -35,3 +37,13 @@ export function nodeContentHash(data: string | Uint8Array): string {
 	if (oneShotHash) return `sha256:${oneShotHash('sha256', data)}`;
 	return `sha256:${createHash('sha256').update(data).digest('hex')}`;
 }
+
+/**
+ * What verify runs fastest with in Node: node:crypto's sha256 and Node's own TextDecoder for every
+ * line (simdutf; the char-code way the browser's default takes is slower here, see
+ * hooks/bytes/line-decoding.ts).
+ */
+export const nodeVerifyPorts = {
+	hasher: nodeContentHash,
+	lineDecoding: 'text-decoder'
+} as const satisfies { hasher: SyncContentHasher; lineDecoding: LineDecoding };

@@ -30,7 +30,7 @@ import { formatHookPolicyError } from '../../hooks/policies/parse-hook-policy.js
 import { parseReplayScript, type ReplayStep } from '../../hooks/replay/replay-script.js';
 import { DiskWorkspaceFiles } from '../../sandbox/local/disk-workspace-files.js';
 import { createLocalSandbox } from '../../sandbox/local/local-sandbox.js';
-import { nodeContentHash, randomIds, systemClock, timerScheduler } from './node-ports.js';
+import { nodeVerifyPorts, randomIds, systemClock, timerScheduler } from './node-ports.js';
 import { unrecordedFolders } from './read-export-source.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
@@ -260,7 +260,7 @@ async function loadPreviousLedger(workspace: string): Promise<LedgerEvent[]> {
 		join(workspace, orchestrationFolder, 'agent_trace.jsonl'),
 		'utf8'
 	).catch(() => '');
-	const report = await verifyLedger({ auditJsonl, traceJsonl, hasher: nodeContentHash });
+	const report = await verifyLedger({ auditJsonl, traceJsonl, ...nodeVerifyPorts });
 	if (!report.audit.intact || !report.trace.intact) {
 		throw new UsageError(
 			`the existing ledger in ${auditPath} is broken (${report.firstFailure}); move it away to start a new one`

@@ -6,7 +6,7 @@ import { renderExportMarkdown } from '../../hooks/report/render-report.js';
 import type { Rubric } from '../../hooks/report/rubric.js';
 import { parseScenarioManifest } from '../../hooks/scenarios/scenario-schema.js';
 import { findExports, loadExport } from './read-export-source.js';
-import { nodeContentHash } from './node-ports.js';
+import { nodeVerifyPorts } from './node-ports.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
 
@@ -28,7 +28,7 @@ export async function reportCommand(
 	const rubricSource = values.get('rubric');
 	const rubric = rubricSource === undefined ? null : await readRubric(rubricSource);
 	const scored = rubric !== null;
-	const options = { hasher: nodeContentHash, rubric };
+	const options = { ...nodeVerifyPorts, rubric };
 
 	const batch = await findExports(source);
 	if (batch) {

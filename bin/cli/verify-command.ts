@@ -1,7 +1,7 @@
 import { countLinesOfBytes, megabyteChunks } from '../../hooks/ledger/read-jsonl.js';
 import { verifyLedger } from '../../hooks/ledger/verify.js';
 import { loadExport } from './read-export-source.js';
-import { nodeContentHash } from './node-ports.js';
+import { nodeVerifyPorts } from './node-ports.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
 import { witnessedVerify, type WitnessReport } from './witnessed-verify.js';
@@ -47,7 +47,7 @@ export async function verifyCommand(
 		files: loaded.files,
 		links: loaded.links,
 		orchestrationFiles: loaded.orchestrationFiles,
-		hasher: nodeContentHash,
+		...nodeVerifyPorts,
 		onProgress: progress?.update
 	});
 	progress?.end();

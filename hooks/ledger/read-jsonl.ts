@@ -1,4 +1,5 @@
 import { concatenateBytes } from '../bytes/concatenate-bytes.js';
+import { asciiText, type LineDecoding } from '../bytes/line-decoding.js';
 
 /** One line of a jsonl file: its 1-based number, its text, and its value or why it has none. */
 export type JsonlEntry =
@@ -81,8 +82,11 @@ export class JsonlLineReader {
 	#bytes: Uint8Array | null = null;
 	#bytePosition = 0;
 	#bytesAreLast = false;
+	readonly #asciiFirst: boolean;
 
-	constructor(source: JsonlSource) {
+	/** `decoding`: how byte lines become text (line-decoding.ts); the same text either way. */
+	constructor(source: JsonlSource, options: { decoding?: LineDecoding } = {}) {
+		this.#asciiFirst = (options.decoding ?? 'ascii-char-codes') === 'ascii-char-codes';
 		if (typeof source === 'string') {
 			this.#text = source;
 			this.#ended = true;
@@ -120,7 +124,7 @@ export class JsonlLineReader {
 				if (this.#bytesAreLast) {
 					if (start < bytes.length) {
 						// An unfinished last line keeps a final carriage return: only CRLF ends a line.
-						this.#gluedLine = this.#decoder.decode(bytes.subarray(start));
+						this.#gluedLine = this.#decode(bytes.subarray(start));
 					}
 					continue;
 				}
@@ -213,7 +217,7 @@ export class JsonlLineReader {
 				this.#pendingBytes,
 				bytes.subarray(0, newline < 0 ? bytes.length : newline)
 			]);
-			this.#gluedLine = newline < 0 ? this.#decoder.decode(line) : this.#lineText(line);
+			this.#gluedLine = newline < 0 ? this.#decode(line) : this.#lineText(line);
 			this.#pendingBytes = new Uint8Array(0);
 			start = newline < 0 ? bytes.length : newline + 1;
 		}
@@ -225,7 +229,11 @@ export class JsonlLineReader {
 	/** The text of a line that ended in a newline, without the carriage return of a CRLF. */
 	#lineText(line: Uint8Array): string {
 		const end = line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length;
-		return end === 0 ? '' : this.#decoder.decode(line.subarray(0, end));
+		return end === 0 ? '' : this.#decode(line.subarray(0, end));
+	}
+
+	#decode(bytes: Uint8Array): string {
+		return (this.#asciiFirst ? asciiText(bytes) : null) ?? this.#decoder.decode(bytes);
 	}
 
 	/** The next non-empty line or null at the end, filling as needed. */

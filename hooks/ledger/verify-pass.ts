@@ -1,3 +1,4 @@
+import type { LineDecoding } from '../bytes/line-decoding.js';
 import type { SyncContentHasher } from '../hashing/sync-sha256.js';
 import { validateTraceRecord } from './agent-trace-schema.js';
 import { canonicalJson, canonicalWithout, memberText } from './canonical-json.js';
@@ -34,6 +35,8 @@ export interface VerifyPassInput {
 	auditJsonl: JsonlSource;
 	traceJsonl: JsonlSource;
 	hasher: SyncContentHasher;
+	/** How byte lines become text (line-decoding.ts); the same text either way. */
+	lineDecoding?: LineDecoding;
 	/** Keep every audit line's value (the workspace-files check needs them). */
 	keepAuditValues: boolean;
 	/** Called every `progressEvery` audit lines with the number read so far. */
@@ -93,8 +96,9 @@ interface AuditPartner {
  * event's trace). Any other trace line is parsed and checked on its own.
  */
 export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResult> {
-	const auditReader = new JsonlLineReader(input.auditJsonl);
-	const traceReader = new JsonlLineReader(input.traceJsonl);
+	const decoding = { decoding: input.lineDecoding };
+	const auditReader = new JsonlLineReader(input.auditJsonl, decoding);
+	const traceReader = new JsonlLineReader(input.traceJsonl, decoding);
 	const auditVerifier = new ChainVerifier(auditChain, input.hasher);
 	const traceVerifier = new ChainVerifier(traceChain, input.hasher);
 	const invalid: InvalidRecord[] = [];

@@ -1,4 +1,5 @@
 import { loadSyncContentHasher, type SyncContentHasher } from '../hashing/sync-sha256.js';
+import type { LineDecoding } from '../bytes/line-decoding.js';
 import type { JsonlSource } from './read-jsonl.js';
 import { verifyPass } from './verify-pass.js';
 import { emptyFilesCheck, verifyWorkspaceFiles, type FilesCheck } from './verify-files.js';
@@ -19,6 +20,11 @@ export interface VerifyInput {
 	orchestrationFiles?: ReadonlyMap<string, Uint8Array>;
 	/** A synchronous sha256 for the two chains (the CLI passes Node's); the plain-JS one otherwise. */
 	hasher?: SyncContentHasher;
+	/**
+	 * How byte lines become text: the same text either way, the fastest way differs by platform
+	 * (line-decoding.ts). The CLI passes `'text-decoder'`; the browser's default is faster there.
+	 */
+	lineDecoding?: LineDecoding;
 	/** Audit lines read so far, every few thousand lines (for a progress line or bar). */
 	onProgress?: (auditLinesRead: number) => void;
 }
@@ -84,6 +90,7 @@ async function verifyLedgerReading(
 		auditJsonl: input.auditJsonl,
 		traceJsonl: input.traceJsonl,
 		hasher: input.hasher ?? (await loadSyncContentHasher()),
+		lineDecoding: input.lineDecoding,
 		keepAuditValues:
 			keepValues || input.files !== undefined || input.orchestrationFiles !== undefined,
 		onProgress: input.onProgress

@@ -1,3 +1,4 @@
+import type { LineDecoding } from '../bytes/line-decoding.js';
 import type { SyncContentHasher } from '../hashing/sync-sha256.js';
 import type { Intent } from '../intents/intent.js';
 import { parseIntents } from '../intents/parse-intents.js';
@@ -36,6 +37,8 @@ export async function gradeExport(
 	loaded: ExportFiles,
 	options: {
 		hasher?: SyncContentHasher;
+		/** How byte lines become text (line-decoding.ts): the CLI passes `'text-decoder'`. */
+		lineDecoding?: LineDecoding;
 		rubric?: Rubric | null;
 		/** False for a bare agent_trace.jsonl + audit.jsonl: there is no workspace to compare. */
 		checkFiles?: boolean;
@@ -62,7 +65,8 @@ export async function gradeExport(
 					links: loaded.links,
 					orchestrationFiles: loaded.orchestrationFiles
 				}),
-		...(options.hasher ? { hasher: options.hasher } : {})
+		...(options.hasher ? { hasher: options.hasher } : {}),
+		...(options.lineDecoding ? { lineDecoding: options.lineDecoding } : {})
 	});
 	if (firstUnreadableAuditLine !== null) {
 		throw new Error(`audit.jsonl line ${firstUnreadableAuditLine} is not JSON`);

@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { LineDecoding } from '../bytes/line-decoding.js';
+import { exportOrchestration } from './export.js';
+import { LedgerChain } from './ledger-chain.js';
+import type { LedgerEventDraft } from './ledger-event.js';
+import { buildMixedLedger, steppingClock } from './ledger-test-fixtures.js';
+import { verifyLedger, type VerifyReport } from './verify.js';
+
+/**
+ * Verify gives one report whichever way its lines are decoded, by TextDecoder or from char codes
+ * (hooks/bytes/line-decoding.ts): checked on tampered copies of a ledger with non-ASCII lines, read
+ * in small chunks so that lines and UTF-8 sequences are cut across them.
+ */
+
+let audit: Uint8Array;
+let trace: Uint8Array;
+
+beforeAll(async () => {
+	const fixture = await buildMixedLedger();
+	// Every other event from a session whose name is not ASCII, so both decodings are exercised.
+	const drafts = fixture.events.map((event, index) => {
+		const {
+			seq: _seq,
+			timestamp: _time,
+			prev_hash: _prev,
+			hash: _hash,
+			...draft
+		} = structuredClone(event);
+		if (draft.type === 'mutation-record') {
+			const { seq: _s, prev_hash: _p, hash: _h, ...links } = draft.trace.metadata['dev.threadline'];
+			(draft as { trace: unknown }).trace = {
+				...draft.trace,
+				metadata: { ...draft.trace.metadata, 'dev.threadline': links }
+			};
+		}
+		if (index % 2 === 1) draft.session_id = `séance-${index}…`;
+		return draft as LedgerEventDraft;
+	});
+	const events = await new LedgerChain({ clock: steppingClock() }).sealAll(drafts);
+	const exported = exportOrchestration({ events, activeIntentsYaml: '', agentMd: '', intents: [] });
+	const encoder = new TextEncoder();
+	audit = encoder.encode(exported.get('audit.jsonl') as string);
+	trace = encoder.encode(exported.get('agent_trace.jsonl') as string);
+});
+
+function verifyWith(
+	auditBytes: Uint8Array,
+	traceBytes: Uint8Array,
+	decoding: LineDecoding
+): Promise<VerifyReport> {
+	return verifyLedger({
+		// Small chunks, so lines and UTF-8 sequences are cut across them.
+		auditJsonl: chunks(auditBytes, 97),
+		traceJsonl: chunks(traceBytes, 61),
+		lineDecoding: decoding
+	});
+}
+
+function* chunks(bytes: Uint8Array, size: number): Generator<Uint8Array> {
+	for (let start = 0; start < bytes.length; start += size)
+		yield bytes.subarray(start, start + size);
+}
+
+/** One or more byte changes: flips, a line dropped, two lines swapped, a line repeated. */
+const tamperArbitrary = fc.oneof(
+	fc.record({
+		kind: fc.constant('flips' as const),
+		flips: fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), {
+			minLength: 1,
+			maxLength: 3
+		})
+	}),
+	fc.record({
+		kind: fc.constantFrom('drop' as const, 'swap' as const, 'repeat' as const),
+		first: fc.nat(),
+		second: fc.nat()
+	})
+);
+
+function tampered(bytes: Uint8Array, tamper: Tamper): Uint8Array {
+	if (tamper.kind === 'flips') {
+		const copy = bytes.slice();
+		for (const [position, mask] of tamper.flips) {
+			const at = position % copy.length;
+			copy[at] = copy[at]! ^ mask;
+		}
+		return copy;
+	}
+	const decoder = new TextDecoder();
+	const lines = decoder.decode(bytes).split('\n').filter(Boolean);
+	const first = tamper.first % lines.length;
+	const second = tamper.second % lines.length;
+	if (tamper.kind === 'drop') lines.splice(first, 1);
+	else if (tamper.kind === 'repeat') lines.splice(first, 0, lines[first]!);
+	else [lines[first], lines[second]] = [lines[second]!, lines[first]!];
+	return new TextEncoder().encode(lines.map((line) => `${line}\n`).join(''));
+}
+
+type Tamper =
+	| { kind: 'flips'; flips: [number, number][] }
+	| { kind: 'drop' | 'swap' | 'repeat'; first: number; second: number };
+
+describe('verify decoding lines from char codes gives TextDecoder’s report', () => {
+	it('on the untouched ledger, ASCII and non-ASCII lines alike', async () => {
+		const expected = await verifyWith(audit, trace, 'text-decoder');
+		expect(expected.ok).toBe(true);
+		expect(expected.audit.events).toBeGreaterThan(4);
+		expect(await verifyWith(audit, trace, 'ascii-char-codes')).toEqual(expected);
+	});
+
+	it('on tampered copies of either file', async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.boolean(), tamperArbitrary, async (inAudit, tamper) => {
+				const auditBytes = inAudit ? tampered(audit, tamper) : audit;
+				const traceBytes = inAudit ? trace : tampered(trace, tamper);
+				const expected = await verifyWith(auditBytes, traceBytes, 'text-decoder');
+				expect(await verifyWith(auditBytes, traceBytes, 'ascii-char-codes')).toEqual(expected);
+			}),
+			{ numRuns: 250 }
+		);
+	}, 60_000);
+});

@@ -73,10 +73,14 @@ export async function verifyInBuiltWorker(ledger: LedgerFiles | null): Promise<{
 		for (let run = 0; run < 4; run++) {
 			runs.push(
 				await page.evaluate(async (workerUrl) => {
-					const read = async (name: string) =>
-						new Uint8Array(await (await fetch(`/bench-ledger/${name}`)).arrayBuffer());
-					const audit = await read('audit.jsonl');
-					const trace = await read('agent_trace.jsonl');
+					// No named functions in here: the bench runs through tsx, whose keepNames wraps them
+					// in a helper the page does not have.
+					const [audit, trace] = (await Promise.all(
+						['audit.jsonl', 'agent_trace.jsonl'].map(
+							async (name) =>
+								new Uint8Array(await (await fetch(`/bench-ledger/${name}`)).arrayBuffer())
+						)
+					)) as [Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>];
 					const started = performance.now();
 					let firstProgressAt: number | undefined;
 					const worker = new Worker(workerUrl, { type: 'module', name: 'threadline-verify' });

@@ -1,4 +1,4 @@
-import { chromium } from 'playwright';
+import { chromium, type Browser } from 'playwright';
 import { startServer } from './start-server.js';
 import { chromiumArguments, chromiumExecutablePath } from '../e2e/chromium.js';
 import { summarize } from './statistics.js';
@@ -21,13 +21,15 @@ export async function editorInteractiveFigures(runs = 5): Promise<{
 }> {
 	const port = 4300 + Math.floor(Math.random() * 500);
 	const server = await startServer(port);
-	const browser = await chromium.launch({
-		executablePath: chromiumExecutablePath,
-		args: chromiumArguments
-	});
+	let browser: Browser | null = null;
 	const ready: number[] = [];
 	const interactive: number[] = [];
 	try {
+		// Launched inside the try: a launch that fails must still stop the server.
+		browser = await chromium.launch({
+			executablePath: chromiumExecutablePath,
+			args: chromiumArguments
+		});
 		for (let run = 0; run <= runs; run++) {
 			const context = await browser.newContext({ viewport: { width: 1400, height: 850 } });
 			// A returning learner: the brief of this scenario was seen before (the app's own setting),
@@ -67,7 +69,7 @@ export async function editorInteractiveFigures(runs = 5): Promise<{
 			await context.close();
 		}
 	} finally {
-		await browser.close();
+		await browser?.close();
 		server.kill('SIGTERM');
 	}
 	const editor = summarize(interactive);

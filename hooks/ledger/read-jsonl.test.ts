@@ -152,6 +152,48 @@ describe('JsonlLineReader', () => {
 		]);
 	});
 
+	it('reads text given as a mix of string and byte chunks as the whole text', async () => {
+		// The text's own BOM aside (a byte stream drops its first one; a string keeps it), every line
+		// is the whole text's, whichever chunks it is cut across and whatever form each chunk has.
+		await fc.assert(
+			fc.asyncProperty(
+				text.filter((source) => !source.startsWith('\ufeff')),
+				fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 6 }),
+				fc.boolean(),
+				async (source, cuts, lastAsBytes) => {
+					const characters = [...source];
+					const positions = [...new Set(cuts.map(([cut]) => cut % (characters.length + 1)))].sort(
+						(left, right) => left - right
+					);
+					const forms = [...cuts.map(([, asBytes]) => asBytes), lastAsBytes];
+					const chunks: (string | Uint8Array)[] = [];
+					let start = 0;
+					for (const [index, cut] of [...positions, characters.length].entries()) {
+						const piece = characters.slice(start, cut).join('');
+						chunks.push(forms[index] ? new TextEncoder().encode(piece) : piece);
+						start = cut;
+					}
+					expect(await linesOf(new JsonlLineReader(chunks))).toEqual(expected(source));
+				}
+			),
+			{ numRuns: 1_500 }
+		);
+		// The cases a review found: a line begun in bytes and ended in a string, and a U+FEFF in
+		// bytes after a string chunk, which is text.
+		const bytesOf = (piece: string) => new TextEncoder().encode(piece);
+		expect(await linesOf(new JsonlLineReader([bytesOf('ab'), 'cd\n']))).toEqual([
+			{ line: 1, text: 'abcd' }
+		]);
+		expect(await linesOf(new JsonlLineReader(['1\n', bytesOf('\ufeff2\n')]))).toEqual([
+			{ line: 1, text: '1' },
+			{ line: 2, text: '\ufeff2' }
+		]);
+		expect(await linesOf(new JsonlLineReader(['a', bytesOf('b\r'), '\nc']))).toEqual([
+			{ line: 1, text: 'ab' },
+			{ line: 2, text: 'c' }
+		]);
+	});
+
 	it('counts lines for progress', () => {
 		expect(countLines('')).toBe(0);
 		expect(countLines('a\nb\n')).toBe(2);

@@ -169,8 +169,14 @@ export class JsonlLineReader {
 		}
 		const chunk = next.value;
 		if (typeof chunk === 'string') {
-			// A string chunk after byte chunks: their unfinished line comes first.
-			if (this.#pendingBytes.length > 0) this.#decodeBytes(new Uint8Array(0), true);
+			// A string chunk after byte chunks: the line their bytes left unfinished goes on in it
+			// (#pending), as in the whole text. Fewer than three bytes kept to tell a BOM from text
+			// are no BOM, and the stream has begun: a later U+FEFF is text.
+			if (this.#pendingBytes.length > 0) {
+				this.#pending += this.#decode(this.#pendingBytes);
+				this.#pendingBytes = new Uint8Array(0);
+			}
+			this.#bomChecked = true;
 			this.#text = chunk;
 		} else this.#decodeBytes(chunk, false);
 	}
@@ -206,8 +212,9 @@ export class JsonlLineReader {
 		}
 		let start = 0;
 		// The line left unfinished by the last chunk is the only one glued together: copying the
-		// whole chunk after it cost a fresh megabyte per chunk, a third of verify's time.
-		if (this.#pendingBytes.length > 0) {
+		// whole chunk after it cost a fresh megabyte per chunk, a third of verify's time. It began
+		// in bytes (#pendingBytes) or, after a string chunk, in text (#pending), which comes first.
+		if (this.#pendingBytes.length > 0 || this.#pending !== '') {
 			const newline = bytes.indexOf(10);
 			if (newline < 0 && !last) {
 				this.#pendingBytes = concatenateBytes([this.#pendingBytes, bytes]);
@@ -217,7 +224,12 @@ export class JsonlLineReader {
 				this.#pendingBytes,
 				bytes.subarray(0, newline < 0 ? bytes.length : newline)
 			]);
-			this.#gluedLine = newline < 0 ? this.#decode(line) : this.#lineText(line);
+			let lineText = this.#pending + this.#decode(line);
+			// Only CRLF ends a line: a lone CR at the very end stays.
+			if (newline >= 0 && lineText.charCodeAt(lineText.length - 1) === 13)
+				lineText = lineText.slice(0, -1);
+			this.#gluedLine = lineText;
+			this.#pending = '';
 			this.#pendingBytes = new Uint8Array(0);
 			start = newline < 0 ? bytes.length : newline + 1;
 		}

@@ -12,6 +12,8 @@ import type {
 import type { LedgerEvent, LedgerEventDraft } from './ledger-event.js';
 import { contentHash, hashLines } from '../hashing/sha256.js';
 import { splitLines } from '../hashing/text-encoding.js';
+import { exportOrchestration } from './export.js';
+import { LedgerChain } from './ledger-chain.js';
 import { MemoryLedger } from './memory-ledger.js';
 import type { Clock } from '../pipeline/ports.js';
 
@@ -370,4 +372,43 @@ export async function buildMixedLedger(clock: Clock = steppingClock()): Promise<
 		['src/auth/jwt.ts', encoder.encode(jwtSecond)]
 	]);
 	return { ledger, events: await ledger.events(), workspace };
+}
+
+/**
+ * The events' export after `change` to their drafts, both chains sealed again, so a test sees only
+ * the change's effect: `audit.jsonl` and `agent_trace.jsonl` as text.
+ */
+export async function resealedExport(
+	events: readonly LedgerEvent[],
+	change: (drafts: LedgerEventDraft[]) => void
+): Promise<{ audit: string; trace: string }> {
+	const drafts = events.map((event) => {
+		const {
+			seq: _seq,
+			timestamp: _timestamp,
+			prev_hash: _prev,
+			hash: _hash,
+			...draft
+		} = structuredClone(event);
+		if (draft.type === 'mutation-record') {
+			const { seq: _s, prev_hash: _p, hash: _h, ...links } = draft.trace.metadata['dev.threadline'];
+			(draft as { trace: unknown }).trace = {
+				...draft.trace,
+				metadata: { ...draft.trace.metadata, 'dev.threadline': links }
+			};
+		}
+		return draft as LedgerEventDraft;
+	});
+	change(drafts);
+	const sealed = await new LedgerChain({ clock: steppingClock() }).sealAll(drafts);
+	const exported = exportOrchestration({
+		events: sealed,
+		activeIntentsYaml: '',
+		agentMd: '',
+		intents: []
+	});
+	return {
+		audit: exported.get('audit.jsonl') as string,
+		trace: exported.get('agent_trace.jsonl') as string
+	};
 }

@@ -1,10 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LineDecoding } from '../bytes/line-decoding.js';
-import { exportOrchestration } from './export.js';
-import { LedgerChain } from './ledger-chain.js';
-import type { LedgerEventDraft } from './ledger-event.js';
-import { buildMixedLedger, steppingClock } from './ledger-test-fixtures.js';
+import { buildMixedLedger, resealedExport } from './ledger-test-fixtures.js';
 import { verifyLedger, type VerifyReport } from './verify.js';
 
 /**
@@ -19,29 +16,13 @@ let trace: Uint8Array;
 beforeAll(async () => {
 	const fixture = await buildMixedLedger();
 	// Every other event from a session whose name is not ASCII, so both decodings are exercised.
-	const drafts = fixture.events.map((event, index) => {
-		const {
-			seq: _seq,
-			timestamp: _time,
-			prev_hash: _prev,
-			hash: _hash,
-			...draft
-		} = structuredClone(event);
-		if (draft.type === 'mutation-record') {
-			const { seq: _s, prev_hash: _p, hash: _h, ...links } = draft.trace.metadata['dev.threadline'];
-			(draft as { trace: unknown }).trace = {
-				...draft.trace,
-				metadata: { ...draft.trace.metadata, 'dev.threadline': links }
-			};
-		}
-		if (index % 2 === 1) draft.session_id = `séance-${index}…`;
-		return draft as LedgerEventDraft;
+	const exported = await resealedExport(fixture.events, (drafts) => {
+		for (const [index, draft] of drafts.entries())
+			if (index % 2 === 1) draft.session_id = `séance-${index}…`;
 	});
-	const events = await new LedgerChain({ clock: steppingClock() }).sealAll(drafts);
-	const exported = exportOrchestration({ events, activeIntentsYaml: '', agentMd: '', intents: [] });
 	const encoder = new TextEncoder();
-	audit = encoder.encode(exported.get('audit.jsonl') as string);
-	trace = encoder.encode(exported.get('agent_trace.jsonl') as string);
+	audit = encoder.encode(exported.audit);
+	trace = encoder.encode(exported.trace);
 });
 
 function verifyWith(

@@ -10,6 +10,7 @@ import {
 	buildMixedLedger,
 	buildMutationDraft,
 	fixtureUuid,
+	resealedExport,
 	steppingClock,
 	type MixedLedger
 } from './ledger-test-fixtures.js';
@@ -41,34 +42,11 @@ function join(parts: readonly string[]): string {
 	return parts.map((line) => `${line}\n`).join('');
 }
 
-/** Re-exports events after `change`, resealing both chains so only the change's effect remains. */
-async function resealed(
+/** Re-exports the fixture after `change`, resealing both chains so only the change's effect remains. */
+function resealed(
 	change: (drafts: LedgerEventDraft[]) => void
 ): Promise<{ audit: string; trace: string }> {
-	const drafts = fixture.events.map((event) => {
-		const {
-			seq: _seq,
-			timestamp: _timestamp,
-			prev_hash: _prev,
-			hash: _hash,
-			...draft
-		} = structuredClone(event);
-		if (draft.type === 'mutation-record') {
-			const { seq: _s, prev_hash: _p, hash: _h, ...links } = draft.trace.metadata['dev.threadline'];
-			(draft as { trace: unknown }).trace = {
-				...draft.trace,
-				metadata: { ...draft.trace.metadata, 'dev.threadline': links }
-			};
-		}
-		return draft as LedgerEventDraft;
-	});
-	change(drafts);
-	const events = await new LedgerChain({ clock: steppingClock() }).sealAll(drafts);
-	const exported = exportOrchestration({ events, activeIntentsYaml: '', agentMd: '', intents: [] });
-	return {
-		audit: exported.get('audit.jsonl') as string,
-		trace: exported.get('agent_trace.jsonl') as string
-	};
+	return resealedExport(fixture.events, change);
 }
 
 /** The fixture export with one more file in its starting snapshot. */

@@ -241,7 +241,15 @@ export interface LineForm {
 	without: string;
 	/** The line was proven canonical without re-serialising it in JavaScript. */
 	fast: boolean;
+	/**
+	 * When `without` was cut out of the line itself: the range `[start, end)` of the line taken out
+	 * (`[0, 0]` when the line has no such member), so the same cut can be made in its bytes.
+	 */
+	cut?: MemberRange;
 }
+
+/** A range `[start, end)` of a line's text. */
+export type MemberRange = readonly [start: number, end: number];
 
 /**
  * The canonical form of a stored line, given its text and its parse, without writing the whole
@@ -259,8 +267,8 @@ export interface LineForm {
  */
 export function lineForm(text: string, value: unknown, omitPath: readonly string[]): LineForm {
 	if (JSON.stringify(value) === text && keysSorted(value)) {
-		const without = cutMember(text, value, omitPath);
-		if (without !== null) return { canonical: true, without, fast: true };
+		const cut = memberRange(text, value, omitPath);
+		if (cut !== null) return { canonical: true, without: cutOut(text, cut), fast: true, cut };
 		return { canonical: true, without: canonicalJsonPair(value, omitPath).without, fast: true };
 	}
 	const pair = canonicalJsonPair(value, omitPath);
@@ -285,12 +293,18 @@ export function keysSorted(value: unknown): boolean {
 }
 
 /**
- * `text` (already proven canonical) without the string member at `omitPath`, or null when that
- * cannot be cut out safely. In canonical text a raw `"` is always a string delimiter, so the
- * sequence `"hash":"<value>"` can only be an object member named `hash` holding that exact
- * string; when it occurs exactly once, it is the member at `omitPath`, whose value we know.
+ * Where the string member at `omitPath` sits in `text` (already proven canonical), with the comma
+ * that joins it to its neighbours: the range to cut out (`[0, 0]` when there is no such member),
+ * or null when that cannot be cut out safely. In canonical text a raw `"` is always a string
+ * delimiter, so the sequence `"hash":"<value>"` can only be an object member named `hash` holding
+ * that exact string; when it occurs exactly once, it is the member at `omitPath`, whose value we
+ * know.
  */
-function cutMember(text: string, value: unknown, omitPath: readonly string[]): string | null {
+function memberRange(
+	text: string,
+	value: unknown,
+	omitPath: readonly string[]
+): MemberRange | null {
 	let holder: unknown = value;
 	for (let depth = 0; depth < omitPath.length - 1; depth++) {
 		if (typeof holder !== 'object' || holder === null || Array.isArray(holder)) return null;
@@ -300,7 +314,7 @@ function cutMember(text: string, value: unknown, omitPath: readonly string[]): s
 	if (typeof holder !== 'object' || holder === null || Array.isArray(holder) || name === undefined)
 		return null;
 	const member = (holder as Record<string, unknown>)[name];
-	if (member === undefined) return text;
+	if (member === undefined) return [0, 0];
 	if (typeof member !== 'string') return null;
 	const needle = `${quoteKey(name)}:${JSON.stringify(member)}`;
 	// A top-level member that comes first (an audit event's `hash`, whose key sorts first): right
@@ -308,18 +322,22 @@ function cutMember(text: string, value: unknown, omitPath: readonly string[]): s
 	// searched for a second occurrence.
 	if (omitPath.length === 1 && text.charCodeAt(0) === 123 && text.startsWith(needle, 1)) {
 		const after = text.charCodeAt(1 + needle.length);
-		if (after === 44) return '{' + text.slice(needle.length + 2);
-		if (after === 125) return text.slice(0, 1) + text.slice(1 + needle.length);
+		if (after === 44) return [1, needle.length + 2];
+		if (after === 125) return [1, 1 + needle.length];
 	}
 	const at = text.indexOf(needle);
 	if (at < 0 || text.indexOf(needle, at + 1) >= 0) return null;
 	const before = text[at - 1];
 	const after = text[at + needle.length];
-	if (before === ',') return text.slice(0, at - 1) + text.slice(at + needle.length);
-	if (before === '{' && after === ',')
-		return text.slice(0, at) + text.slice(at + needle.length + 1);
-	if (before === '{' && after === '}') return text.slice(0, at) + text.slice(at + needle.length);
+	if (before === ',') return [at - 1, at + needle.length];
+	if (before === '{' && after === ',') return [at, at + needle.length + 1];
+	if (before === '{' && after === '}') return [at, at + needle.length];
 	return null;
+}
+
+/** The text without the range. */
+function cutOut(text: string, [start, end]: MemberRange): string {
+	return start === end ? text : text.slice(0, start) + text.slice(end);
 }
 
 /**
@@ -359,12 +377,15 @@ export function memberText(text: string, value: unknown, name: string): string |
 
 /**
  * Canonical JSON of `value` without the member at `omitPath`, given `text`, which the caller knows
- * to be exactly `canonicalJson(value)`: cut out of the text when that is safe, else written anew.
+ * to be exactly `canonicalJson(value)`: cut out of the text when that is safe (with the range cut
+ * out, see LineForm.cut), else written anew.
  */
-export function canonicalWithout(
+export function canonicalWithoutForm(
 	text: string,
 	value: unknown,
 	omitPath: readonly string[]
-): string {
-	return cutMember(text, value, omitPath) ?? canonicalJsonPair(value, omitPath).without;
+): { without: string; cut?: MemberRange } {
+	const cut = memberRange(text, value, omitPath);
+	if (cut !== null) return { without: cutOut(text, cut), cut };
+	return { without: canonicalJsonPair(value, omitPath).without };
 }

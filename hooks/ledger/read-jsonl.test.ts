@@ -50,9 +50,16 @@ describe('JsonlLineReader', () => {
 		})
 		.map((parts) => parts.map(([line, end]) => line + end).join(''));
 
+	/** The lines read; any bytes given with a line must be its text, one ASCII character a byte. */
 	async function linesOf(reader: JsonlLineReader) {
 		const lines: { line: number; text: string }[] = [];
-		for (let line = await reader.next(); line; line = await reader.next()) lines.push(line);
+		for (let line = await reader.next(); line; line = await reader.next()) {
+			if (line.bytes) {
+				expect(line.bytes.every((byte) => byte < 0x80)).toBe(true);
+				expect(String.fromCharCode(...line.bytes)).toBe(line.text);
+			}
+			lines.push({ line: line.line, text: line.text });
+		}
 		return lines;
 	}
 
@@ -192,6 +199,22 @@ describe('JsonlLineReader', () => {
 			{ line: 1, text: 'ab' },
 			{ line: 2, text: 'c' }
 		]);
+	});
+
+	it('gives an ASCII line read from bytes its bytes, and no other line', async () => {
+		const encoded = new TextEncoder().encode('{"a":1}\r\n{"é":2}\n\n[3]\n[4');
+		const lines = [];
+		const reader = new JsonlLineReader([encoded]);
+		for (let line = await reader.next(); line; line = await reader.next()) lines.push(line);
+		expect(lines.map((line) => line.bytes && String.fromCharCode(...line.bytes))).toEqual([
+			'{"a":1}',
+			null,
+			'[3]',
+			null // the unfinished last line is glued, and read without its bytes
+		]);
+		const decoded = new JsonlLineReader([encoded], { decoding: 'text-decoder' });
+		for (let line = await decoded.next(); line; line = await decoded.next())
+			expect(line.bytes).toBeNull();
 	});
 
 	it('counts lines for progress', () => {

@@ -3,8 +3,8 @@ import { asciiText, type LineDecoding } from '../bytes/line-decoding.js';
 
 /** One line of a jsonl file: its 1-based number, its text, and its value or why it has none. */
 export type JsonlEntry =
-	| { line: number; text: string; value: unknown; error?: undefined }
-	| { line: number; text: string; value?: undefined; error: string };
+	| { line: number; text: string; bytes?: Uint8Array | null; value: unknown; error?: undefined }
+	| { line: number; text: string; bytes?: Uint8Array | null; value?: undefined; error: string };
 
 /**
  * Splits jsonl text into entries. Empty lines are skipped (an editor may add one at the end);
@@ -31,14 +31,19 @@ export function readJsonl(text: string): JsonlEntry[] {
 export interface JsonlLine {
 	line: number;
 	text: string;
+	/**
+	 * The line's bytes when they are all ASCII and `text` was made from them one character a byte
+	 * (line-decoding.ts), so a range of the text is the same range of the bytes; else null.
+	 */
+	bytes?: Uint8Array | null;
 }
 
-/** Parses one line the way readJsonl does. */
-export function parseJsonlLine({ line, text }: JsonlLine): JsonlEntry {
+/** Parses one line the way readJsonl does (its ASCII bytes, when known, kept with it). */
+export function parseJsonlLine({ line, text, bytes = null }: JsonlLine): JsonlEntry {
 	try {
-		return { line, text, value: JSON.parse(text) as unknown };
+		return { line, text, bytes, value: JSON.parse(text) as unknown };
 	} catch (error) {
-		return { line, text, error: `not valid JSON (${(error as Error).message})` };
+		return { line, text, bytes, error: `not valid JSON (${(error as Error).message})` };
 	}
 }
 
@@ -105,7 +110,7 @@ export class JsonlLineReader {
 				const lineText = this.#gluedLine;
 				this.#gluedLine = null;
 				this.#line++;
-				if (lineText !== '') return { line: this.#line, text: lineText };
+				if (lineText !== '') return { line: this.#line, text: lineText, bytes: null };
 				continue;
 			}
 			if (this.#bytes !== null) {
@@ -117,7 +122,7 @@ export class JsonlLineReader {
 					this.#bytePosition = newline + 1;
 					const lineText = this.#lineText(bytes.subarray(start, newline));
 					this.#line++;
-					if (lineText !== '') return { line: this.#line, text: lineText };
+					if (lineText !== '') return { line: this.#line, text: lineText, bytes: this.#asciiBytes };
 					continue;
 				}
 				this.#bytes = null;
@@ -153,7 +158,7 @@ export class JsonlLineReader {
 				return 'more';
 			}
 			this.#line++;
-			if (lineText !== '') return { line: this.#line, text: lineText };
+			if (lineText !== '') return { line: this.#line, text: lineText, bytes: null };
 		}
 	}
 
@@ -244,8 +249,13 @@ export class JsonlLineReader {
 		return end === 0 ? '' : this.#decode(line.subarray(0, end));
 	}
 
+	/** The bytes the last #decode made its text from one character a byte, or null. */
+	#asciiBytes: Uint8Array | null = null;
+
 	#decode(bytes: Uint8Array): string {
-		return (this.#asciiFirst ? asciiText(bytes) : null) ?? this.#decoder.decode(bytes);
+		const ascii = this.#asciiFirst ? asciiText(bytes) : null;
+		this.#asciiBytes = ascii === null ? null : bytes;
+		return ascii ?? this.#decoder.decode(bytes);
 	}
 
 	/** The next non-empty line or null at the end, filling as needed. */

@@ -1,4 +1,4 @@
-import { lineForm, type LineForm } from './canonical-json.js';
+import { lineForm, type LineForm, type MemberRange } from './canonical-json.js';
 import { genesisHash } from './ledger-event.js';
 import type { SyncContentHasher } from '../hashing/sync-sha256.js';
 import type { JsonlEntry } from './read-jsonl.js';
@@ -88,8 +88,12 @@ export class ChainVerifier {
 			known = computed;
 		}
 		// sha256(prev_hash + canonical JSON without the hash), as hashAuditEvent and hashTraceRecord
-		// compute it.
-		if (this.#hasher(links.prev_hash + known.without) !== links.hash) {
+		// compute it: from the line's own bytes when the text without the hash was cut out of an
+		// ASCII line, else from the text.
+		const message =
+			(known.cut && entry.bytes && cutBytes(links.prev_hash, entry.bytes, known.cut)) ||
+			links.prev_hash + known.without;
+		if (this.#hasher(message) !== links.hash) {
 			return this.#break(entry, links.seq, 'hash does not match its content');
 		}
 		// Same content written differently (spacing, escapes, number form, key order) would still
@@ -106,6 +110,34 @@ export class ChainVerifier {
 		this.#broken = broken(this.#kind, entry, seq, reason);
 		return false;
 	}
+}
+
+/** Reused for every line's message: grown for a longer one, never shrunk. */
+let messageBuffer = new Uint8Array(1 << 12);
+
+/**
+ * The UTF-8 bytes of `prefix + text-without-cut`, written from the line's bytes: `bytes` are an
+ * ASCII line's, one byte a character of its text, so the text's range is the same range of bytes.
+ * That is what encoding the text would give, without encoding it (a fifth of verify's hashing
+ * time in Chromium). Null when the prefix is not ASCII: it is the previous line's checked hash,
+ * `sha256:<hex>`, whenever a hash is computed, so this is never expected. Valid until the next
+ * call.
+ */
+function cutBytes(prefix: string, bytes: Uint8Array, [start, end]: MemberRange): Uint8Array | null {
+	const length = prefix.length + bytes.length - (end - start);
+	if (messageBuffer.length < length) messageBuffer = new Uint8Array(length * 2);
+	const buffer = messageBuffer;
+	for (let index = 0; index < prefix.length; index++) {
+		const code = prefix.charCodeAt(index);
+		if (code >= 0x80) return null;
+		buffer[index] = code;
+	}
+	let at = prefix.length;
+	buffer.set(bytes.subarray(0, start), at);
+	at += start;
+	buffer.set(bytes.subarray(end), at);
+	at += bytes.length - end;
+	return buffer.subarray(0, at);
 }
 
 /** lineForm, or why the value has no canonical form (e.g. a number too large for JSON, 1e999). */

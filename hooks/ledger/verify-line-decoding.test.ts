@@ -25,15 +25,19 @@ beforeAll(async () => {
 	trace = encoder.encode(exported.trace);
 });
 
+/**
+ * Small chunks cut lines and UTF-8 sequences across them (those lines are glued together); whole
+ * files keep every line in one chunk, where an ASCII line's hash is computed from its own bytes.
+ */
 function verifyWith(
 	auditBytes: Uint8Array,
 	traceBytes: Uint8Array,
-	decoding: LineDecoding
+	decoding: LineDecoding,
+	chunking: 'small' | 'whole' = 'small'
 ): Promise<VerifyReport> {
 	return verifyLedger({
-		// Small chunks, so lines and UTF-8 sequences are cut across them.
-		auditJsonl: chunks(auditBytes, 97),
-		traceJsonl: chunks(traceBytes, 61),
+		auditJsonl: chunking === 'small' ? chunks(auditBytes, 97) : [auditBytes],
+		traceJsonl: chunking === 'small' ? chunks(traceBytes, 61) : [traceBytes],
 		lineDecoding: decoding
 	});
 }
@@ -88,6 +92,7 @@ describe('verify decoding lines from char codes gives TextDecoder’s report', (
 		expect(expected.ok).toBe(true);
 		expect(expected.audit.events).toBeGreaterThan(4);
 		expect(await verifyWith(audit, trace, 'ascii-char-codes')).toEqual(expected);
+		expect(await verifyWith(audit, trace, 'ascii-char-codes', 'whole')).toEqual(expected);
 	});
 
 	it('on tampered copies of either file', async () => {
@@ -97,8 +102,27 @@ describe('verify decoding lines from char codes gives TextDecoder’s report', (
 				const traceBytes = inAudit ? trace : tampered(trace, tamper);
 				const expected = await verifyWith(auditBytes, traceBytes, 'text-decoder');
 				expect(await verifyWith(auditBytes, traceBytes, 'ascii-char-codes')).toEqual(expected);
+				expect(await verifyWith(auditBytes, traceBytes, 'ascii-char-codes', 'whole')).toEqual(
+					expected
+				);
 			}),
 			{ numRuns: 250 }
 		);
 	}, 60_000);
+
+	it('on a line whose prev_hash is written with escapes (ASCII bytes, non-ASCII text)', async () => {
+		// The link to the previous line breaks before any hash is computed, the same either way.
+		const lines = new TextDecoder().decode(audit).split('\n').filter(Boolean);
+		for (const [index, replacement] of [
+			[1, '"prev_hash":"sha256:\\u00e9"'],
+			[2, '"prev_hash":"\\ud83d\\ude00"']
+		] as const) {
+			const edited = [...lines];
+			edited[index] = edited[index]!.replace(/"prev_hash":"[^"]*"/, replacement);
+			const bytes = new TextEncoder().encode(edited.map((line) => `${line}\n`).join(''));
+			const expected = await verifyWith(bytes, trace, 'text-decoder');
+			expect(expected.ok).toBe(false);
+			expect(await verifyWith(bytes, trace, 'ascii-char-codes', 'whole')).toEqual(expected);
+		}
+	});
 });

@@ -1,7 +1,7 @@
 import type { LineDecoding } from '../bytes/line-decoding.js';
 import type { SyncContentHasher } from '../hashing/sync-sha256.js';
 import { validateTraceRecord } from './agent-trace-schema.js';
-import { canonicalJson, canonicalWithout, memberText } from './canonical-json.js';
+import { canonicalJson, canonicalWithoutForm, memberText } from './canonical-json.js';
 import { surelyValidTraceRecord } from './trace-record-fast-check.js';
 import {
 	JsonlLineReader,
@@ -121,17 +121,17 @@ export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResu
 		) {
 			// The line is the canonical text of the event's trace: same value, canonical form.
 			const value = (partner.entry.value as { trace: unknown }).trace;
-			entry = { line: line.line, text: line.text, value };
+			entry = { line: line.line, text: line.text, bytes: line.bytes, value };
 			paired = true;
 			if (!traceVerifier.broken) {
-				let without: string | null = null;
+				let form: ReturnType<typeof canonicalWithoutForm> | null = null;
 				try {
-					without = canonicalWithout(line.text, value, traceChain.hashPath);
+					form = canonicalWithoutForm(line.text, value, traceChain.hashPath);
 				} catch {
 					// Not for a value that serialised; the checked path below names the problem anyway.
 				}
-				if (without === null) traceVerifier.check(entry);
-				else traceVerifier.check(entry, { canonical: true, without, fast: true });
+				if (form === null) traceVerifier.check(entry);
+				else traceVerifier.check(entry, { canonical: true, fast: true, ...form });
 			}
 		} else {
 			entry = parseJsonlLine(line);

@@ -195,6 +195,9 @@ describe('JsonlLineReader', () => {
 			{ line: 1, text: '1' },
 			{ line: 2, text: '\ufeff2' }
 		]);
+		expect(await linesOf(new JsonlLineReader(['', bytesOf('\ufeff{"a":1}\n')]))).toEqual([
+			{ line: 1, text: '{"a":1}' }
+		]);
 		expect(await linesOf(new JsonlLineReader(['a', bytesOf('b\r'), '\nc']))).toEqual([
 			{ line: 1, text: 'ab' },
 			{ line: 2, text: 'c' }

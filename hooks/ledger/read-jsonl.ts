@@ -181,7 +181,8 @@ export class JsonlLineReader {
 				this.#pending += this.#decode(this.#pendingBytes);
 				this.#pendingBytes = new Uint8Array(0);
 			}
-			this.#bomChecked = true;
+			// An empty string has not begun the text: a BOM in the bytes after it is still the first.
+			if (chunk !== '') this.#bomChecked = true;
 			this.#text = chunk;
 		} else this.#decodeBytes(chunk, false);
 	}

@@ -109,14 +109,8 @@ describe('IdeSession while the saved history cannot be read', () => {
 
 describe('IdeSession: the way out the damage notice gives', () => {
 	it('"reset the scenario" on a damaged ledger starts a new ledger with the files', async () => {
-		const { editStoredEvent } = await import('../ledger/ledger-test-kit.js');
-		const name = freshDatabaseName();
-		const first = await openStore(name);
-		const original = await IndexedDbLedger.open({ store: first, clock: steppingClock() });
-		await original.append([lesson('one'), lesson('two'), lesson('three')]);
-		await first.close();
-		await editStoredEvent(name, 2, (event) => ({ ...event, hash: `sha256:${'0'.repeat(64)}` }));
-		const store = await openStore(name);
+		const { damagedLedgerStore } = await import('../ledger/ledger-test-kit.js');
+		const store = await damagedLedgerStore(openStore);
 		const ledger = await IndexedDbLedger.open({ store });
 		expect(ledger.integrity.ok).toBe(false);
 		const session = new IdeSession({ scenario: null, sandbox: null });
@@ -129,7 +123,7 @@ describe('IdeSession: the way out the damage notice gives', () => {
 		insides.reportDamagedLedger(ledger);
 		// What reset() does (the sandbox restart after it cannot run in Node: its failure is ignored).
 		await insides.replaceFiles({ 'fresh.txt': bytes('fresh') }).catch(() => undefined);
-		const reopened = await IndexedDbLedger.open({ store: await openStore(name) });
+		const reopened = await IndexedDbLedger.open({ store: await openStore(store.name) });
 		expect(reopened.integrity.ok).toBe(true);
 	});
 });

@@ -2,14 +2,13 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
-import { steppingClock } from '../../../hooks/ledger/ledger-test-fixtures.js';
 import { IndexedDbLedger, LedgerWriteRefusedError, type LedgerChange } from './indexeddb-ledger.js';
 import { ledgerStores, type LedgerRecordStore } from './ledger-record-store.js';
 import { linkLedgerToTabs } from './ledger-tab-link.js';
 import {
+	damagedLedgerStore,
 	editStoredEvent,
 	failingHistoryReads,
-	freshDatabaseName,
 	lesson,
 	storedLargeLedger,
 	storesClosedAfterEach,
@@ -363,13 +362,7 @@ describe('IndexedDbLedger: whenFullyChecked after the ledger is read again or re
 	});
 
 	it('gives a fresh verdict after resetWith a damaged ledger', async () => {
-		const name = freshDatabaseName();
-		const first = await openStore(name);
-		const original = await IndexedDbLedger.open({ store: first, clock: steppingClock() });
-		await original.append([lesson('one'), lesson('two'), lesson('three')]);
-		await first.close();
-		await editStoredEvent(name, 2, (event) => ({ ...event, hash: `sha256:${'0'.repeat(64)}` }));
-		const ledger = await IndexedDbLedger.open({ store: await openStore(name) });
+		const ledger = await IndexedDbLedger.open({ store: await damagedLedgerStore(openStore) });
 		expect(ledger.integrity.ok).toBe(false);
 		await ledger.resetWith({ 'fresh.txt': new TextEncoder().encode('fresh') });
 		expect(ledger.integrity).toEqual({ ok: true });

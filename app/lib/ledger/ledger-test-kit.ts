@@ -172,6 +172,23 @@ export async function editStoredEvent(
 }
 
 /**
+ * A stored ledger of three lessons whose second event's hash was edited by hand, then reopened
+ * (`openStore` opens the workspace store of a database name, e.g. storesClosedAfterEach's): the
+ * ledger it opens is damaged.
+ */
+export async function damagedLedgerStore(
+	openStore: (name: string) => Promise<IndexedDbWorkspaceFiles>
+): Promise<IndexedDbWorkspaceFiles> {
+	const name = freshDatabaseName();
+	const first = await openStore(name);
+	const original = await IndexedDbLedger.open({ store: first, clock: steppingClock() });
+	await original.append([lesson('one'), lesson('two'), lesson('three')]);
+	await first.close();
+	await editStoredEvent(name, 2, (event) => ({ ...event, hash: `sha256:${'0'.repeat(64)}` }));
+	return openStore(name);
+}
+
+/**
  * A stored ledger longer than one run, so an open reads it from its last runs: ten changes of
  * `a.ts` first (trace records 1–10, all before the tail), then `lessons` lessons; optionally the
  * scenario's intents file and state values. Returns the database name and the events.

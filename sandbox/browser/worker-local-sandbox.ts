@@ -21,6 +21,12 @@ export interface WorkerLocalSandboxOptions extends LocalSandboxOptions {
 	 * first `git` command); without one the repository lives as long as the Worker.
 	 */
 	repositoryDatabase?: string;
+	/**
+	 * The Worker starts once this settles (fulfilled or rejected), not before: the IDE holds it
+	 * back while Monaco loads, as its boot would take the CPU the page needs on a two-core machine.
+	 * `fs` works meanwhile.
+	 */
+	startAfter?: Promise<unknown>;
 }
 
 /**
@@ -56,22 +62,32 @@ export function openWorkerLocalSandbox(options: WorkerLocalSandboxOptions): {
 		if (failed || created?.isDisposed)
 			throw new Error('This local sandbox has been disposed (or never started)');
 	});
-	const sandbox = WorkerShellHost.start({
-		files: options.files,
-		journal,
-		createWorker: options.createWorker ?? createShellWorker,
-		...(options.limits ? { limits: options.limits } : {}),
-		...(options.nodeLimits ? { nodeLimits: options.nodeLimits } : {}),
-		...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-		...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
-		...(options.repositoryDatabase ? { repositoryDatabase: options.repositoryDatabase } : {})
-	}).then(
-		(host) => (created = new ShellSandbox(journal, host, timeouts, fs)),
-		(error: unknown) => {
-			failed = true;
-			throw error;
-		}
-	);
+	const started = options.startAfter
+		? options.startAfter.then(
+				() => undefined,
+				() => undefined
+			)
+		: Promise.resolve();
+	const sandbox = started
+		.then(() =>
+			WorkerShellHost.start({
+				files: options.files,
+				journal,
+				createWorker: options.createWorker ?? createShellWorker,
+				...(options.limits ? { limits: options.limits } : {}),
+				...(options.nodeLimits ? { nodeLimits: options.nodeLimits } : {}),
+				...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+				...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
+				...(options.repositoryDatabase ? { repositoryDatabase: options.repositoryDatabase } : {})
+			})
+		)
+		.then(
+			(host) => (created = new ShellSandbox(journal, host, timeouts, fs)),
+			(error: unknown) => {
+				failed = true;
+				throw error;
+			}
+		);
 	return { fs, sandbox };
 }
 

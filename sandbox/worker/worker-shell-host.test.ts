@@ -214,6 +214,33 @@ describe('the Worker-backed local sandbox', () => {
 		await expect(opened.fs.writeFile('c.txt', 'late\n')).rejects.toThrow(/disposed/);
 	});
 
+	for (const outcome of ['fulfilled', 'rejected'] as const)
+		it(`starts no Worker before startAfter settles, then starts it (${outcome})`, async () => {
+			const files = new MemoryWorkspaceFiles({ 'a.txt': 'a\n' });
+			let settle: () => void = () => undefined;
+			const startAfter = new Promise<void>((resolve, reject) => {
+				settle = outcome === 'fulfilled' ? resolve : () => reject(new Error('Monaco failed'));
+			});
+			let created = 0;
+			const opened = openWorkerLocalSandbox({
+				files,
+				startAfter,
+				createWorker: () => {
+					created += 1;
+					return createInProcessShellWorker();
+				}
+			});
+			// The page's files work meanwhile, as the IDE's tree and editor use them.
+			expect(decoder.decode(await opened.fs.readFile('a.txt'))).toBe('a\n');
+			await opened.fs.writeFile('b.txt', 'held\n');
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			expect(created).toBe(0);
+			settle();
+			sandbox = committingEverything(await opened.sandbox);
+			expect(created).toBe(1);
+			expect((await sandbox.exec('cat b.txt')).output).toContain('held');
+		});
+
 	it('refuses writes to the early fs once the Worker failed to start', async () => {
 		const silent: ShellWorkerHandle = {
 			onmessage: null,

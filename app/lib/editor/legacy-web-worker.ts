@@ -8,8 +8,8 @@
  */
 
 import type * as Monaco from 'monaco-editor';
+import type { MonacoModule } from './monaco-instance.js';
 
-type MonacoModule = typeof Monaco;
 type CreateWebWorker = MonacoModule['editor']['createWebWorker'];
 
 /** The pre-0.53 options object. */
@@ -45,17 +45,19 @@ export function legacyCreateWebWorker(
 
 /**
  * A view of the Monaco module for monaco-yaml: everything is Monaco's own except
- * `editor.createWebWorker`. The real module is left untouched for everyone else.
+ * `editor.createWebWorker`. The real module is left untouched for everyone else. Typed as the
+ * whole of monaco-editor, as monaco-yaml asks for it; monaco-yaml 5.5 predates and never reads
+ * `lsp`, the one export the IDE's Monaco leaves out (monaco-editor-features.ts).
  */
 export function monacoWithLegacyWorkers(
 	monaco: MonacoModule,
 	createWorker: (label: string) => Worker
-): MonacoModule {
+): typeof Monaco {
 	return {
 		...monaco,
 		editor: {
 			...monaco.editor,
 			createWebWorker: legacyCreateWebWorker(monaco.editor.createWebWorker, createWorker)
 		}
-	} as MonacoModule;
+	} as typeof Monaco;
 }

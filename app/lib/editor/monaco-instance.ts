@@ -6,7 +6,8 @@
 
 import type * as Monaco from 'monaco-editor';
 
-export type MonacoModule = typeof Monaco;
+/** monaco-editor's API as monaco-editor-features.ts exports it: all but the unused LSP client. */
+export type MonacoModule = Omit<typeof Monaco, 'lsp'>;
 
 let loaded: MonacoModule | null = null;
 

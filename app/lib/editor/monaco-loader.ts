@@ -78,7 +78,7 @@ async function initializeMonaco(): Promise<MonacoModule> {
 		import('monaco-editor/language/css/css.worker?worker'),
 		import('monaco-editor/language/html/html.worker?worker'),
 		import('./yaml.worker.js?worker'),
-		import('monaco-editor'),
+		import('./monaco-editor-features.js'),
 		import('monaco-yaml')
 	]);
 

@@ -4,14 +4,15 @@
  *
  * - `'text-decoder'`: every line through TextDecoder. Node's decoder (simdutf) is the fastest way
  *   there is, so the CLI asks for this one.
- * - `'ascii-char-codes'`: a line whose bytes are all ASCII (the usual ledger line: only a preview
- *   with an ellipsis or a non-English word is not) is made with String.fromCharCode, where a byte
- *   is its character code; any other line goes through TextDecoder. Chromium's TextDecoder
- *   measured about 80 MB/s in a Worker here, line by line or a megabyte at a time (785 ms for the
- *   bench's 65 MB audit.jsonl); this way verify in the browser took 2.07 s instead of 2.69 s
- *   (A/B, three runs each). In Node it is the slower way (1.4–1.9 s against 0.95 s).
+ * - `'char-codes'`: in JavaScript. A line whose bytes are all ASCII (the usual ledger line) is made
+ *   with String.fromCharCode, where a byte is its character code (`asciiText`); any other line (a
+ *   preview with an ellipsis, a non-English word) by utf8-text.ts's decoder. Chromium's
+ *   TextDecoder measured about 80 MB/s in a Worker here, line by line or a megabyte at a time
+ *   (785 ms for the bench's 65 MB audit.jsonl), and about 18 µs a call: ASCII lines this way took
+ *   browser verify from 2.69 s to 2.07 s (A/B, three runs each), and the 15k non-ASCII lines
+ *   another 270 ms to a few tens. In Node it is the slower way (1.4–1.9 s against 0.95 s).
  */
-export type LineDecoding = 'text-decoder' | 'ascii-char-codes';
+export type LineDecoding = 'text-decoder' | 'char-codes';
 
 /**
  * Lines no longer than this are made from char codes in one call: the bytes are passed as the
@@ -21,7 +22,7 @@ const charCodeCallLimit = 8_192;
 
 /**
  * The bytes' text when every byte is ASCII and there are few enough for one call (null
- * otherwise, for the caller's TextDecoder). ASCII bytes decode as UTF-8 to the character of the
+ * otherwise, for the caller's UTF-8 decoder). ASCII bytes decode as UTF-8 to the character of the
  * same code, so this is exactly what a UTF-8 TextDecoder gives for them.
  */
 export function asciiText(bytes: Uint8Array): string | null {

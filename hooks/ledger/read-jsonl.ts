@@ -1,5 +1,6 @@
 import { concatenateBytes } from '../bytes/concatenate-bytes.js';
 import { asciiText, type LineDecoding } from '../bytes/line-decoding.js';
+import { utf8Text } from '../bytes/utf8-text.js';
 
 /** One line of a jsonl file: its 1-based number, its text, and its value or why it has none. */
 export type JsonlEntry =
@@ -87,11 +88,11 @@ export class JsonlLineReader {
 	#bytes: Uint8Array | null = null;
 	#bytePosition = 0;
 	#bytesAreLast = false;
-	readonly #asciiFirst: boolean;
+	readonly #charCodes: boolean;
 
 	/** `decoding`: how byte lines become text (line-decoding.ts); the same text either way. */
 	constructor(source: JsonlSource, options: { decoding?: LineDecoding } = {}) {
-		this.#asciiFirst = (options.decoding ?? 'ascii-char-codes') === 'ascii-char-codes';
+		this.#charCodes = (options.decoding ?? 'char-codes') === 'char-codes';
 		if (typeof source === 'string') {
 			this.#text = source;
 			this.#ended = true;
@@ -254,9 +255,13 @@ export class JsonlLineReader {
 	#asciiBytes: Uint8Array | null = null;
 
 	#decode(bytes: Uint8Array): string {
-		const ascii = this.#asciiFirst ? asciiText(bytes) : null;
+		if (!this.#charCodes) {
+			this.#asciiBytes = null;
+			return this.#decoder.decode(bytes);
+		}
+		const ascii = asciiText(bytes);
 		this.#asciiBytes = ascii === null ? null : bytes;
-		return ascii ?? this.#decoder.decode(bytes);
+		return ascii ?? utf8Text(bytes);
 	}
 
 	/** The next non-empty line or null at the end, filling as needed. */

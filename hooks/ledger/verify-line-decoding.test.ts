@@ -91,8 +91,8 @@ describe('verify decoding lines from char codes gives TextDecoder’s report', (
 		const expected = await verifyWith(audit, trace, 'text-decoder');
 		expect(expected.ok).toBe(true);
 		expect(expected.audit.events).toBeGreaterThan(4);
-		expect(await verifyWith(audit, trace, 'ascii-char-codes')).toEqual(expected);
-		expect(await verifyWith(audit, trace, 'ascii-char-codes', 'whole')).toEqual(expected);
+		expect(await verifyWith(audit, trace, 'char-codes')).toEqual(expected);
+		expect(await verifyWith(audit, trace, 'char-codes', 'whole')).toEqual(expected);
 	});
 
 	it('on tampered copies of either file', async () => {
@@ -101,8 +101,8 @@ describe('verify decoding lines from char codes gives TextDecoder’s report', (
 				const auditBytes = inAudit ? tampered(audit, tamper) : audit;
 				const traceBytes = inAudit ? trace : tampered(trace, tamper);
 				const expected = await verifyWith(auditBytes, traceBytes, 'text-decoder');
-				expect(await verifyWith(auditBytes, traceBytes, 'ascii-char-codes')).toEqual(expected);
-				expect(await verifyWith(auditBytes, traceBytes, 'ascii-char-codes', 'whole')).toEqual(
+				expect(await verifyWith(auditBytes, traceBytes, 'char-codes')).toEqual(expected);
+				expect(await verifyWith(auditBytes, traceBytes, 'char-codes', 'whole')).toEqual(
 					expected
 				);
 			}),
@@ -122,7 +122,7 @@ describe('verify decoding lines from char codes gives TextDecoder’s report', (
 			const bytes = new TextEncoder().encode(edited.map((line) => `${line}\n`).join(''));
 			const expected = await verifyWith(bytes, trace, 'text-decoder');
 			expect(expected.ok).toBe(false);
-			expect(await verifyWith(bytes, trace, 'ascii-char-codes', 'whole')).toEqual(expected);
+			expect(await verifyWith(bytes, trace, 'char-codes', 'whole')).toEqual(expected);
 		}
 	});
 });

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { utf8Text } from './utf8-text.js';
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+const encoder = new TextEncoder();
+
+/** A small deterministic generator, so a failure names a seed that reproduces it. */
+function randomBytes(seed: number): () => number {
+	let state = seed >>> 0 || 1;
+	return () => {
+		state ^= state << 13;
+		state ^= state >>> 17;
+		state ^= state << 5;
+		return (state >>> 0) & 0xff;
+	};
+}
+
+/** Bytes around every edge of UTF-8: lead bytes, bounds of the first continuation byte, ends. */
+const edgeBytes = [
+	0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef,
+	0xf0, 0xf4, 0xf5, 0xf8, 0xfe, 0xff, 0xef, 0xbb
+];
+
+describe('utf8Text', () => {
+	it('decodes valid text as TextDecoder does, every plane and a byte order mark included', () => {
+		for (const text of [
+			'',
+			'plain ascii {"a":1}',
+			'é ñ ü — … ’',
+			'中文 日本語 한국어',
+			'emoji 😀 𝄞 and 𐍈',
+			'\uFEFFstarts with a BOM, and one \uFEFF inside',
+			'\u0000\u007f\u0080\u07ff\u0800\uffff',
+			'a'.repeat(20_000) + '…' + 'b'.repeat(9_000)
+		]) {
+			const bytes = encoder.encode(text);
+			expect(utf8Text(bytes)).toBe(decoder.decode(bytes));
+			expect(utf8Text(bytes)).toBe(text);
+		}
+	});
+
+	it('replaces invalid sequences exactly as TextDecoder does', () => {
+		const cases = [
+			[0x80],
+			[0xbf, 0x41],
+			[0xc0, 0x80],
+			[0xc1, 0xbf],
+			[0xc2],
+			[0xc2, 0x41],
+			[0xe0, 0x80, 0x80],
+			[0xe0, 0xa0],
+			[0xe0, 0xa0, 0x41],
+			[0xed, 0xa0, 0x80],
+			[0xed, 0x9f, 0xbf],
+			[0xef, 0xbf],
+			[0xf0, 0x80, 0x80, 0x80],
+			[0xf0, 0x90, 0x80],
+			[0xf0, 0x90, 0x80, 0x41],
+			[0xf4, 0x90, 0x80, 0x80],
+			[0xf4, 0x8f, 0xbf, 0xbf],
+			[0xf5, 0x80, 0x80, 0x80],
+			[0xff, 0xfe, 0x41],
+			[0xe2, 0x82, 0xe2, 0x82, 0xac]
+		];
+		for (const bytes of cases) {
+			const array = Uint8Array.from(bytes);
+			expect(utf8Text(array), bytes.map((byte) => byte.toString(16)).join(' ')).toBe(
+				decoder.decode(array)
+			);
+		}
+	});
+
+	it('agrees with TextDecoder on random bytes, mostly ASCII or mostly edges, short and long', () => {
+		for (let seed = 1; seed <= 400; seed++) {
+			const next = randomBytes(seed);
+			const length = seed % 50 === 0 ? 17_000 + (next() << 4) : next() % 64;
+			const bytes = new Uint8Array(length);
+			for (let index = 0; index < length; index++) {
+				const pick = next();
+				bytes[index] =
+					seed % 3 === 0 ? next() : pick < 160 ? pick & 0x7f : edgeBytes[pick % edgeBytes.length]!;
+			}
+			expect(utf8Text(bytes), `seed ${seed}`).toBe(decoder.decode(bytes));
+		}
+	});
+
+	it('decodes a view into a larger buffer from its own start', () => {
+		const whole = encoder.encode('xx…{"é":1}…yy');
+		const view = whole.subarray(2, whole.length - 2);
+		expect(utf8Text(view)).toBe(decoder.decode(view));
+	});
+});

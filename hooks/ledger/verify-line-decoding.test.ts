@@ -102,9 +102,7 @@ describe('verify decoding lines from char codes gives TextDecoder’s report', (
 				const traceBytes = inAudit ? trace : tampered(trace, tamper);
 				const expected = await verifyWith(auditBytes, traceBytes, 'text-decoder');
 				expect(await verifyWith(auditBytes, traceBytes, 'char-codes')).toEqual(expected);
-				expect(await verifyWith(auditBytes, traceBytes, 'char-codes', 'whole')).toEqual(
-					expected
-				);
+				expect(await verifyWith(auditBytes, traceBytes, 'char-codes', 'whole')).toEqual(expected);
 			}),
 			{ numRuns: 250 }
 		);

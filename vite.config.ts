@@ -1,10 +1,11 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
 import { crossOriginIsolation } from './vite-plugins/cross-origin-isolation.js';
+import { monacoContributionsFromEntryOnly } from './vite-plugins/monaco-contributions.js';
 
 export default defineConfig({
 	// Cross-origin isolation first: its middleware must run before SvelteKit's.
-	plugins: [crossOriginIsolation(), sveltekit()],
+	plugins: [crossOriginIsolation(), monacoContributionsFromEntryOnly(), sveltekit()],
 	resolve: {
 		alias: [
 			// monaco-yaml's worker imports a path that Monaco 0.57's exports map no longer provides.

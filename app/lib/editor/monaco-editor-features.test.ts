@@ -20,7 +20,6 @@ const leftOutFeatures = [
 	'iPadShowKeyboard',
 	'inlayHints',
 	'inlineCompletions',
-	'inlineProgress',
 	'inspectTokens',
 	'longLinesHelper',
 	'middleScroll',
@@ -103,6 +102,23 @@ describe("the IDE's Monaco entry", () => {
 		expect(monacoFile('editor/contrib/suggest/browser/suggestWidget.js')).toContain(
 			"codicon/codicon-modifiers.css'"
 		);
+	});
+
+	it('is not undone by a module Monaco loads later: only workers.js, which a plugin strips', () => {
+		// Language modes load lazily (tsMode.js and the like) and bring their own imports. A left-out
+		// contribution imported there would come back with the first file of that language;
+		// vite-plugins/monaco-contributions.ts removes workers.js's side-effect imports.
+		const entries = new Set(['index.js', 'editor/editor.main.js', 'features/register.all.js']);
+		for (const name of leftOutFeatures) entries.add(`features/${name}/register.js`);
+		const importers = readdirSync(monacoRoot, { recursive: true, encoding: 'utf8' })
+			.map((path) => path.split('\\').join('/'))
+			.filter((path) => path.endsWith('.js') && !entries.has(path))
+			.filter((path) =>
+				importsOf(monacoFile(path), posix.dirname(path)).some((imported) =>
+					leftOutModules.has(imported)
+				)
+			);
+		expect(importers).toEqual(['internal/common/workers.js']);
 	});
 
 	it('exports the API of monaco-editor/index.js but the LSP client', () => {

@@ -15,8 +15,13 @@
  * (it shows invisible and confusable characters an agent might slip in), tab focus mode (Ctrl+M,
  * for keyboard users) and the diff editor the approval modal uses.
  *
- * monaco-editor-features.test.ts checks this list against index.js, so a Monaco upgrade that adds
- * a contribution is a failing test, not a silent loss or a silent gain.
+ * Monaco's language modes (loaded with the first TypeScript, JSON, CSS or HTML file) import every
+ * contribution again through its internal/common/workers.js: vite-plugins/monaco-contributions.ts
+ * strips those imports in the build, or the ones left out here would come back with that file.
+ *
+ * monaco-editor-features.test.ts checks this list against index.js and every other Monaco module
+ * that imports a contribution, so a Monaco upgrade that adds one is a failing test, not a silent
+ * loss or a silent gain.
  */
 
 import 'monaco-editor/languages/definitions/register.all.js';
@@ -48,6 +53,7 @@ import 'monaco-editor/features/gotoSymbol/register.js';
 import 'monaco-editor/features/hover/register.js';
 import 'monaco-editor/features/indentation/register.js';
 import 'monaco-editor/features/inPlaceReplace/register.js';
+import 'monaco-editor/features/inlineProgress/register.js';
 import 'monaco-editor/features/insertFinalNewLine/register.js';
 import 'monaco-editor/features/lineSelection/register.js';
 import 'monaco-editor/features/linesOperations/register.js';

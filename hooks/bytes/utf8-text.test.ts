@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { utf8Text } from './utf8-text.js';
+import { decodeUtf8 } from './utf8-text.js';
+
+const utf8Text = (bytes: Uint8Array) => decodeUtf8(bytes).text;
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** What a fatal TextDecoder says: true when it refuses the bytes. */
+function refusedByFatalDecoder(bytes: Uint8Array): boolean {
+	try {
+		fatalDecoder.decode(bytes);
+		return false;
+	} catch {
+		return true;
+	}
+}
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const encoder = new TextEncoder();
@@ -21,7 +34,7 @@ const edgeBytes = [
 	0xf0, 0xf4, 0xf5, 0xf8, 0xfe, 0xff, 0xef, 0xbb
 ];
 
-describe('utf8Text', () => {
+describe('decodeUtf8', () => {
 	it('decodes valid text as TextDecoder does, every plane and a byte order mark included', () => {
 		for (const text of [
 			'',
@@ -34,7 +47,7 @@ describe('utf8Text', () => {
 			'a'.repeat(20_000) + '…' + 'b'.repeat(9_000)
 		]) {
 			const bytes = encoder.encode(text);
-			expect(utf8Text(bytes)).toBe(decoder.decode(bytes));
+			expect(decodeUtf8(bytes)).toEqual({ text: decoder.decode(bytes), malformed: false });
 			expect(utf8Text(bytes)).toBe(text);
 		}
 	});
@@ -64,9 +77,9 @@ describe('utf8Text', () => {
 		];
 		for (const bytes of cases) {
 			const array = Uint8Array.from(bytes);
-			expect(utf8Text(array), bytes.map((byte) => byte.toString(16)).join(' ')).toBe(
-				decoder.decode(array)
-			);
+			const name = bytes.map((byte) => byte.toString(16)).join(' ');
+			expect(utf8Text(array), name).toBe(decoder.decode(array));
+			expect(decodeUtf8(array).malformed, name).toBe(refusedByFatalDecoder(array));
 		}
 	});
 
@@ -81,6 +94,7 @@ describe('utf8Text', () => {
 					seed % 3 === 0 ? next() : pick < 160 ? pick & 0x7f : edgeBytes[pick % edgeBytes.length]!;
 			}
 			expect(utf8Text(bytes), `seed ${seed}`).toBe(decoder.decode(bytes));
+			expect(decodeUtf8(bytes).malformed, `seed ${seed}`).toBe(refusedByFatalDecoder(bytes));
 		}
 	});
 

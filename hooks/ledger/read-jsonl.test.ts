@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countLines, JsonlLineReader, readJsonl } from './read-jsonl.js';
+import {
+	countLines,
+	JsonlLineReader,
+	malformedUtf8Error,
+	parseJsonlLine,
+	readJsonl
+} from './read-jsonl.js';
+
+const bytesOf = (piece: string) => new TextEncoder().encode(piece);
 
 describe('readJsonl', () => {
 	it('numbers lines from 1 and skips empty ones', () => {
@@ -50,15 +58,59 @@ describe('JsonlLineReader', () => {
 		})
 		.map((parts) => parts.map(([line, end]) => line + end).join(''));
 
-	/** The lines read; any bytes given with a line must be its text, one ASCII character a byte. */
+	/**
+	 * The lines read (`malformed` only when set); any bytes given with a line must be its text, one
+	 * ASCII character a byte.
+	 */
 	async function linesOf(reader: JsonlLineReader) {
-		const lines: { line: number; text: string }[] = [];
+		const lines: { line: number; text: string; malformed?: true }[] = [];
 		for (let line = await reader.next(); line; line = await reader.next()) {
 			if (line.bytes) {
 				expect(line.bytes.every((byte) => byte < 0x80)).toBe(true);
 				expect(String.fromCharCode(...line.bytes)).toBe(line.text);
 			}
-			lines.push({ line: line.line, text: line.text });
+			lines.push({
+				line: line.line,
+				text: line.text,
+				...(line.malformed ? { malformed: true } : {})
+			});
+		}
+		return lines;
+	}
+
+	const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+	/**
+	 * The lines of a file's bytes as the reader must give them: each line's text as TextDecoder
+	 * gives it, and `malformed` when a fatal TextDecoder refuses the line's bytes.
+	 */
+	function expectedOfBytes(file: Uint8Array) {
+		const bytes =
+			file[0] === 0xef && file[1] === 0xbb && file[2] === 0xbf ? file.subarray(3) : file;
+		const lines: { line: number; text: string; malformed?: true }[] = [];
+		let start = 0;
+		let number = 0;
+		for (let index = 0; index <= bytes.length; index++) {
+			if (index < bytes.length && bytes[index] !== 10) continue;
+			if (index === bytes.length && start === bytes.length) break;
+			number++;
+			// Only CRLF ends a line: a CR at the very end of the file stays in the last line.
+			const end =
+				index < bytes.length && index > start && bytes[index - 1] === 13 ? index - 1 : index;
+			const line = bytes.subarray(start, end);
+			start = index + 1;
+			if (line.length === 0) continue;
+			let malformed = false;
+			try {
+				strictDecoder.decode(line);
+			} catch {
+				malformed = true;
+			}
+			lines.push({
+				line: number,
+				text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(line),
+				...(malformed ? { malformed: true as const } : {})
+			});
 		}
 		return lines;
 	}
@@ -144,8 +196,14 @@ describe('JsonlLineReader', () => {
 					chunks.push(bytes.slice(start, cut));
 					start = cut;
 				}
-				expect(await linesOf(new JsonlLineReader(chunks))).toEqual(
+				const want = expectedOfBytes(bytes);
+				// The same lines as decoding the whole file, and each invalid line marked, either way.
+				expect(want.map(({ line, text }) => ({ line, text }))).toEqual(
 					expected(new TextDecoder().decode(bytes))
+				);
+				expect(await linesOf(new JsonlLineReader(chunks))).toEqual(want);
+				expect(await linesOf(new JsonlLineReader(chunks, { decoding: 'text-decoder' }))).toEqual(
+					want
 				);
 			}),
 			{ numRuns: 60 }
@@ -187,7 +245,6 @@ describe('JsonlLineReader', () => {
 		);
 		// The cases a review found: a line begun in bytes and ended in a string, and a U+FEFF in
 		// bytes after a string chunk, which is text.
-		const bytesOf = (piece: string) => new TextEncoder().encode(piece);
 		expect(await linesOf(new JsonlLineReader([bytesOf('ab'), 'cd\n']))).toEqual([
 			{ line: 1, text: 'abcd' }
 		]);
@@ -218,6 +275,30 @@ describe('JsonlLineReader', () => {
 		const decoded = new JsonlLineReader([encoded], { decoding: 'text-decoder' });
 		for (let line = await decoded.next(); line; line = await decoded.next())
 			expect(line.bytes).toBeNull();
+	});
+
+	it('marks a line whose bytes are not valid UTF-8, and parsing refuses it', async () => {
+		// U+FFFD written as EF BF BD reads as the same text as a lone FF byte does.
+		const valid = bytesOf('{"a":"\ufffd"}\n');
+		const edited = Uint8Array.from([...bytesOf('{"a":"'), 0xff, ...bytesOf('"}\n')]);
+		for (const decoding of ['char-codes', 'text-decoder'] as const)
+			for (const chunks of [[edited], [...edited].map((byte) => Uint8Array.of(byte))]) {
+				const read = await new JsonlLineReader(chunks, { decoding }).next();
+				expect(read?.text).toBe('{"a":"\ufffd"}');
+				expect(read?.malformed).toBe(true);
+				expect(parseJsonlLine(read!)).toEqual({
+					line: 1,
+					text: '{"a":"\ufffd"}',
+					bytes: null,
+					error: malformedUtf8Error
+				});
+				const good = await new JsonlLineReader([valid], { decoding }).next();
+				expect(good?.malformed).toBe(false);
+				expect(parseJsonlLine(good!)).toMatchObject({ value: { a: '\ufffd' } });
+			}
+		// A line begun in bytes and finished in text keeps the mark.
+		const mixed = await linesOf(new JsonlLineReader([Uint8Array.of(0x5b, 0xff), '"x"]\n']));
+		expect(mixed).toEqual([{ line: 1, text: '[\ufffd"x"]', malformed: true }]);
 	});
 
 	it('counts lines for progress', () => {

@@ -1,6 +1,6 @@
 import { concatenateBytes } from '../bytes/concatenate-bytes.js';
 import { asciiText, type LineDecoding } from '../bytes/line-decoding.js';
-import { utf8Text } from '../bytes/utf8-text.js';
+import { decodeUtf8 } from '../bytes/utf8-text.js';
 
 /** One line of a jsonl file: its 1-based number, its text, and its value or why it has none. */
 export type JsonlEntry =
@@ -37,10 +37,23 @@ export interface JsonlLine {
 	 * (line-decoding.ts), so a range of the text is the same range of the bytes; else null.
 	 */
 	bytes?: Uint8Array | null;
+	/**
+	 * True when the line's bytes were not well-formed UTF-8: its text has U+FFFD where they were,
+	 * the same text as bytes `EF BF BD` there would give. No writer of jsonl makes such a line (a
+	 * string's lone surrogate is written as `EF BF BD`), so the line's bytes were changed.
+	 */
+	malformed?: boolean;
 }
 
-/** Parses one line the way readJsonl does (its ASCII bytes, when known, kept with it). */
-export function parseJsonlLine({ line, text, bytes = null }: JsonlLine): JsonlEntry {
+/** Why a line with malformed UTF-8 is not read (see JsonlLine.malformed). */
+export const malformedUtf8Error = 'not valid UTF-8 (its bytes were changed after it was written)';
+
+/**
+ * Parses one line the way readJsonl does (its ASCII bytes, when known, kept with it); a line whose
+ * bytes were not valid UTF-8 is not parsed: its text is not what its bytes say.
+ */
+export function parseJsonlLine({ line, text, bytes = null, malformed }: JsonlLine): JsonlEntry {
+	if (malformed) return { line, text, bytes, error: malformedUtf8Error };
 	try {
 		return { line, text, bytes, value: JSON.parse(text) as unknown };
 	} catch (error) {
@@ -75,6 +88,8 @@ export class JsonlLineReader {
 	 * text does.
 	 */
 	readonly #decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+	/** The same, refusing malformed bytes: tried first, so a malformed line is known as such. */
+	readonly #strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 	#bomChecked = false;
 	/** Bytes after the last newline of the chunks read so far. */
 	#pendingBytes = new Uint8Array(0);
@@ -109,9 +124,11 @@ export class JsonlLineReader {
 		for (;;) {
 			if (this.#gluedLine !== null) {
 				const lineText = this.#gluedLine;
+				const malformed = this.#gluedMalformed;
 				this.#gluedLine = null;
+				this.#gluedMalformed = false;
 				this.#line++;
-				if (lineText !== '') return { line: this.#line, text: lineText, bytes: null };
+				if (lineText !== '') return { line: this.#line, text: lineText, bytes: null, malformed };
 				continue;
 			}
 			if (this.#bytes !== null) {
@@ -123,7 +140,13 @@ export class JsonlLineReader {
 					this.#bytePosition = newline + 1;
 					const lineText = this.#lineText(bytes.subarray(start, newline));
 					this.#line++;
-					if (lineText !== '') return { line: this.#line, text: lineText, bytes: this.#asciiBytes };
+					if (lineText !== '')
+						return {
+							line: this.#line,
+							text: lineText,
+							bytes: this.#asciiBytes,
+							malformed: this.#malformed
+						};
 					continue;
 				}
 				this.#bytes = null;
@@ -131,6 +154,7 @@ export class JsonlLineReader {
 					if (start < bytes.length) {
 						// An unfinished last line keeps a final carriage return: only CRLF ends a line.
 						this.#gluedLine = this.#decode(bytes.subarray(start));
+						this.#gluedMalformed = this.#malformed;
 					}
 					continue;
 				}
@@ -139,17 +163,21 @@ export class JsonlLineReader {
 			}
 			const text = this.#text;
 			const newline = text.indexOf('\n', this.#position);
+			// Only a line begun in bytes (#pending after a byte chunk) can hold malformed UTF-8.
+			const malformed = this.#pendingMalformed;
 			let lineText: string;
 			if (newline >= 0) {
 				// Only a line that began in an earlier chunk is glued together: the chunk itself stays
 				// one flat string that every line is a slice of.
 				lineText = this.#pending + text.slice(this.#position, newline);
 				this.#pending = '';
+				this.#pendingMalformed = false;
 				this.#position = newline + 1;
 				if (lineText.charCodeAt(lineText.length - 1) === 13) lineText = lineText.slice(0, -1);
 			} else if (this.#ended) {
 				lineText = this.#pending + text.slice(this.#position);
 				this.#pending = '';
+				this.#pendingMalformed = false;
 				this.#position = text.length;
 				if (lineText === '') return null;
 			} else {
@@ -159,7 +187,7 @@ export class JsonlLineReader {
 				return 'more';
 			}
 			this.#line++;
-			if (lineText !== '') return { line: this.#line, text: lineText, bytes: null };
+			if (lineText !== '') return { line: this.#line, text: lineText, bytes: null, malformed };
 		}
 	}
 
@@ -180,6 +208,7 @@ export class JsonlLineReader {
 			// are no BOM, and the stream has begun: a later U+FEFF is text.
 			if (this.#pendingBytes.length > 0) {
 				this.#pending += this.#decode(this.#pendingBytes);
+				this.#pendingMalformed ||= this.#malformed;
 				this.#pendingBytes = new Uint8Array(0);
 			}
 			// An empty string has not begun the text: a BOM in the bytes after it is still the first.
@@ -232,6 +261,8 @@ export class JsonlLineReader {
 				bytes.subarray(0, newline < 0 ? bytes.length : newline)
 			]);
 			let lineText = this.#pending + this.#decode(line);
+			this.#gluedMalformed = this.#pendingMalformed || this.#malformed;
+			this.#pendingMalformed = false;
 			// Only CRLF ends a line: a lone CR at the very end stays.
 			if (newline >= 0 && lineText.charCodeAt(lineText.length - 1) === 13)
 				lineText = lineText.slice(0, -1);
@@ -248,20 +279,39 @@ export class JsonlLineReader {
 	/** The text of a line that ended in a newline, without the carriage return of a CRLF. */
 	#lineText(line: Uint8Array): string {
 		const end = line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length;
-		return end === 0 ? '' : this.#decode(line.subarray(0, end));
+		if (end > 0) return this.#decode(line.subarray(0, end));
+		this.#malformed = false;
+		return '';
 	}
 
 	/** The bytes the last #decode made its text from one character a byte, or null. */
 	#asciiBytes: Uint8Array | null = null;
+	/** Whether the bytes of the last #decode were malformed UTF-8 (see JsonlLine.malformed). */
+	#malformed = false;
+	/** The same for the glued line, and for the unfinished line's text in #pending. */
+	#gluedMalformed = false;
+	#pendingMalformed = false;
 
 	#decode(bytes: Uint8Array): string {
 		if (!this.#charCodes) {
 			this.#asciiBytes = null;
-			return this.#decoder.decode(bytes);
+			try {
+				this.#malformed = false;
+				return this.#strictDecoder.decode(bytes);
+			} catch {
+				this.#malformed = true;
+				return this.#decoder.decode(bytes);
+			}
 		}
 		const ascii = asciiText(bytes);
 		this.#asciiBytes = ascii === null ? null : bytes;
-		return ascii ?? utf8Text(bytes);
+		if (ascii !== null) {
+			this.#malformed = false;
+			return ascii;
+		}
+		const decoded = decodeUtf8(bytes);
+		this.#malformed = decoded.malformed;
+		return decoded.text;
 	}
 
 	/** The next non-empty line or null at the end, filling as needed. */

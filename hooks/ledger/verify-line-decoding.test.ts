@@ -124,3 +124,38 @@ describe('verify decoding lines from char codes gives TextDecoder’s report', (
 		}
 	});
 });
+
+describe('verify refuses a line whose bytes are not valid UTF-8, whichever way it decodes', () => {
+	it('in either file, though the text reads the same as the line that was sealed', async () => {
+		const fixture = await buildMixedLedger();
+		// U+FFFD is written as EF BF BD; a lone FF byte decodes to the same text.
+		const exported = await resealedExport(fixture.events, (drafts) => {
+			for (const draft of drafts) {
+				draft.session_id = 'session-\ufffd';
+				if (draft.type === 'mutation-record')
+					(draft.trace.metadata['dev.threadline'] as { session_id: string }).session_id =
+						'session-\ufffd';
+			}
+		});
+		const encoder = new TextEncoder();
+		const sealed = [encoder.encode(exported.audit), encoder.encode(exported.trace)] as const;
+		const untouched = await verifyWith(sealed[0], sealed[1], 'text-decoder');
+		expect(untouched.ok).toBe(true);
+		for (const file of [0, 1] as const) {
+			const bytes = sealed[file].slice();
+			// The first U+FFFD after the first line (a trace names the session in its urn).
+			let at = -1;
+			for (let index = bytes.indexOf(10) + 1; index + 2 < bytes.length && at < 0; index++)
+				if (bytes[index] === 0xef && bytes[index + 1] === 0xbf && bytes[index + 2] === 0xbd)
+					at = index;
+			expect(at, `a U+FFFD in file ${file}`).toBeGreaterThan(0);
+			const edited = Uint8Array.from([...bytes.subarray(0, at), 0xff, ...bytes.subarray(at + 3)]);
+			const [audit, trace] = file === 0 ? [edited, sealed[1]] : [sealed[0], edited];
+			const expected = await verifyWith(audit, trace, 'text-decoder');
+			expect(expected.ok).toBe(false);
+			expect(JSON.stringify(expected)).toContain('not valid UTF-8');
+			expect(await verifyWith(audit, trace, 'char-codes')).toEqual(expected);
+			expect(await verifyWith(audit, trace, 'char-codes', 'whole')).toEqual(expected);
+		}
+	});
+});

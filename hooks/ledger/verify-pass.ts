@@ -117,7 +117,8 @@ export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResu
 		if (
 			partner?.traceText != null &&
 			partner.traceText !== unserialisable &&
-			partner.traceText === line.text
+			partner.traceText === line.text &&
+			!line.malformed
 		) {
 			// The line is the canonical text of the event's trace: same value, canonical form.
 			const value = (partner.entry.value as { trace: unknown }).trace;

@@ -10,8 +10,8 @@ import type { Plugin } from 'vite';
  * contributions it keeps before any mode loads, so workers.js's side-effect imports are removed;
  * its own code and its one named import stay.
  *
- * Production builds only in effect: Vite's dev server pre-bundles monaco-editor, which transform
- * hooks do not see (there the contributions still load with the first mode; nothing breaks).
+ * Production builds only: Vite's dev server pre-bundles monaco-editor, which transform hooks do
+ * not see, so in dev the IDE loads Monaco whole (monaco-loader.ts, loadMonacoModule).
  */
 export function monacoContributionsFromEntryOnly(): Plugin {
 	return {

@@ -61,6 +61,19 @@ export function loadMonaco(): Promise<MonacoModule> {
 	return loading;
 }
 
+/**
+ * The build loads monaco-editor-features.ts (Monaco without the contributions the IDE never shows).
+ * Vite's dev server, and Vitest's browser mode with it, pre-bundles monaco-editor, where
+ * vite-plugins/monaco-contributions.ts cannot act: there a language mode loaded later registers
+ * the left-out contributions after the editor's services exist, and the next editor fails
+ * ("CodeLensContribution depends on UNKNOWN service ICodeLensCache"). So dev loads Monaco whole;
+ * the build drops this branch (`import.meta.env.DEV` is false there), and the E2E tests run the
+ * build.
+ */
+function loadMonacoModule(): Promise<MonacoModule> {
+	return import.meta.env.DEV ? import('monaco-editor') : import('./monaco-editor-features.js');
+}
+
 async function initializeMonaco(): Promise<MonacoModule> {
 	const [
 		editorWorker,
@@ -78,7 +91,7 @@ async function initializeMonaco(): Promise<MonacoModule> {
 		import('monaco-editor/language/css/css.worker?worker'),
 		import('monaco-editor/language/html/html.worker?worker'),
 		import('./yaml.worker.js?worker'),
-		import('./monaco-editor-features.js'),
+		loadMonacoModule(),
 		import('monaco-yaml')
 	]);
 

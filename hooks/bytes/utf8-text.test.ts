@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeUtf8 } from './utf8-text.js';
 
@@ -16,17 +17,6 @@ function refusedByFatalDecoder(bytes: Uint8Array): boolean {
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const encoder = new TextEncoder();
-
-/** A small deterministic generator, so a failure names a seed that reproduces it. */
-function randomBytes(seed: number): () => number {
-	let state = seed >>> 0 || 1;
-	return () => {
-		state ^= state << 13;
-		state ^= state >>> 17;
-		state ^= state << 5;
-		return (state >>> 0) & 0xff;
-	};
-}
 
 /** Bytes around every edge of UTF-8: lead bytes, bounds of the first continuation byte, ends. */
 const edgeBytes = [
@@ -83,19 +73,24 @@ describe('decodeUtf8', () => {
 		}
 	});
 
-	it('agrees with TextDecoder on random bytes, mostly ASCII or mostly edges, short and long', () => {
-		for (let seed = 1; seed <= 400; seed++) {
-			const next = randomBytes(seed);
-			const length = seed % 50 === 0 ? 17_000 + (next() << 4) : next() % 64;
-			const bytes = new Uint8Array(length);
-			for (let index = 0; index < length; index++) {
-				const pick = next();
-				bytes[index] =
-					seed % 3 === 0 ? next() : pick < 160 ? pick & 0x7f : edgeBytes[pick % edgeBytes.length]!;
-			}
-			expect(utf8Text(bytes), `seed ${seed}`).toBe(decoder.decode(bytes));
-			expect(decodeUtf8(bytes).malformed, `seed ${seed}`).toBe(refusedByFatalDecoder(bytes));
-		}
+	it('agrees with TextDecoder on any bytes, mostly ASCII or mostly edges, short and long', () => {
+		const byte = fc.oneof(
+			{ weight: 5, arbitrary: fc.integer({ min: 0, max: 0x7f }) },
+			{ weight: 3, arbitrary: fc.constantFrom(...edgeBytes) },
+			{ weight: 2, arbitrary: fc.integer({ min: 0, max: 0xff }) }
+		);
+		const agrees = (values: number[]) => {
+			const bytes = Uint8Array.from(values);
+			expect(decodeUtf8(bytes)).toEqual({
+				text: decoder.decode(bytes),
+				malformed: refusedByFatalDecoder(bytes)
+			});
+		};
+		fc.assert(fc.property(fc.array(byte, { maxLength: 64 }), agrees), { numRuns: 400 });
+		// Longer than one String.fromCharCode piece (8,192 code units).
+		fc.assert(fc.property(fc.array(byte, { minLength: 17_000, maxLength: 20_000 }), agrees), {
+			numRuns: 8
+		});
 	});
 
 	it('decodes a view into a larger buffer from its own start', () => {

@@ -1,5 +1,5 @@
 import { concatenateBytes } from '../bytes/concatenate-bytes.js';
-import { asciiText, type LineDecoding } from '../bytes/line-decoding.js';
+import { AsciiChunk, asciiText, type LineDecoding } from '../bytes/line-decoding.js';
 import { decodeUtf8 } from '../bytes/utf8-text.js';
 
 /** One line of a jsonl file: its 1-based number, its text, and its value or why it has none. */
@@ -61,9 +61,18 @@ export function parseJsonlLine({ line, text, bytes = null, malformed }: JsonlLin
 	}
 }
 
-/** jsonl as one string, or as chunks of text or UTF-8 bytes (a file read piece by piece). */
+/**
+ * jsonl as one string, as the whole file's UTF-8 bytes (read a megabyte at a time, see
+ * megabyteChunks), or as chunks of text or UTF-8 bytes (a file read piece by piece).
+ */
 export type JsonlSource =
-	string | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
+	string | Uint8Array | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
+
+/** Where a reader starts when it reads a part of a file (verify-parts.ts), not the whole. */
+export interface JsonlReadStart {
+	/** Lines of the file before the part (empty lines counted): the part's first line is this + 1. */
+	linesBefore: number;
+}
 
 /**
  * Reads jsonl lines one at a time, with the same line rules as readJsonl (`\n` or `\r\n` ends a
@@ -101,14 +110,29 @@ export class JsonlLineReader {
 	 * copying them there made verify in a fresh Worker a second slower.
 	 */
 	#bytes: Uint8Array | null = null;
+	/** The same chunk, for its ASCII lines' text (ascii-chunks decoding only). */
+	#asciiChunk: AsciiChunk | null = null;
 	#bytePosition = 0;
 	#bytesAreLast = false;
-	readonly #charCodes: boolean;
+	readonly #asciiChunks: boolean;
 
-	/** `decoding`: how byte lines become text (line-decoding.ts); the same text either way. */
-	constructor(source: JsonlSource, options: { decoding?: LineDecoding } = {}) {
-		this.#charCodes = (options.decoding ?? 'char-codes') === 'char-codes';
-		if (typeof source === 'string') {
+	/**
+	 * `decoding`: how byte lines become text (line-decoding.ts); the same text either way. `start`:
+	 * the source is a part of a file that begins after `linesBefore` lines, so lines are numbered
+	 * from there and a U+FEFF at its start is text, not the file's BOM.
+	 */
+	constructor(
+		source: JsonlSource,
+		options: { decoding?: LineDecoding; start?: JsonlReadStart } = {}
+	) {
+		this.#asciiChunks = (options.decoding ?? 'ascii-chunks') === 'ascii-chunks';
+		if (options.start) {
+			this.#line = options.start.linesBefore;
+			this.#bomChecked = true;
+		}
+		if (source instanceof Uint8Array) {
+			this.#chunks = megabyteChunks(source);
+		} else if (typeof source === 'string') {
 			this.#text = source;
 			this.#ended = true;
 			this.#chunks = null;
@@ -138,7 +162,7 @@ export class JsonlLineReader {
 				const newline = bytes.indexOf(10, start);
 				if (newline >= 0) {
 					this.#bytePosition = newline + 1;
-					const lineText = this.#lineText(bytes.subarray(start, newline));
+					const lineText = this.#lineText(bytes, start, newline);
 					this.#line++;
 					if (lineText !== '')
 						return {
@@ -272,16 +296,25 @@ export class JsonlLineReader {
 			start = newline < 0 ? bytes.length : newline + 1;
 		}
 		this.#bytes = bytes;
+		this.#asciiChunk = this.#asciiChunks ? new AsciiChunk(bytes) : null;
 		this.#bytePosition = start;
 		this.#bytesAreLast = last;
 	}
 
-	/** The text of a line that ended in a newline, without the carriage return of a CRLF. */
-	#lineText(line: Uint8Array): string {
-		const end = line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length;
-		if (end > 0) return this.#decode(line.subarray(0, end));
+	/**
+	 * The text of the chunk's line `[start, newline)`, without the carriage return of a CRLF: an
+	 * ASCII line's a slice of the chunk's text (ascii-chunks), any other decoded on its own.
+	 */
+	#lineText(bytes: Uint8Array, start: number, newline: number): string {
+		const end = newline > start && bytes[newline - 1] === 13 ? newline - 1 : newline;
 		this.#malformed = false;
-		return '';
+		if (end === start) return '';
+		const ascii = this.#asciiChunk?.text(start, end);
+		if (ascii != null) {
+			this.#asciiBytes = bytes.subarray(start, end);
+			return ascii;
+		}
+		return this.#decode(bytes.subarray(start, end));
 	}
 
 	/** The bytes the last #decode made its text from one character a byte, or null. */
@@ -293,7 +326,7 @@ export class JsonlLineReader {
 	#pendingMalformed = false;
 
 	#decode(bytes: Uint8Array): string {
-		if (!this.#charCodes) {
+		if (!this.#asciiChunks) {
 			this.#asciiBytes = null;
 			try {
 				this.#malformed = false;

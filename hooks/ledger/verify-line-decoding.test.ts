@@ -2,11 +2,12 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LineDecoding } from '../bytes/line-decoding.js';
 import { buildMixedLedger, resealedExport } from './ledger-test-fixtures.js';
+import { tamperArbitrary, tampered } from './ledger-tamper.js';
 import { verifyLedger, type VerifyReport } from './verify.js';
 
 /**
- * Verify gives one report whichever way its lines are decoded, by TextDecoder or from char codes
- * (hooks/bytes/line-decoding.ts): checked on tampered copies of a ledger with non-ASCII lines, read
+ * Verify gives one report whichever way its lines are decoded, by TextDecoder or as slices of their
+ * chunk's text (hooks/bytes/line-decoding.ts): checked on tampered copies of a ledger with non-ASCII lines, read
  * in small chunks so that lines and UTF-8 sequences are cut across them.
  */
 
@@ -47,52 +48,13 @@ function* chunks(bytes: Uint8Array, size: number): Generator<Uint8Array> {
 		yield bytes.subarray(start, start + size);
 }
 
-/** One or more byte changes: flips, a line dropped, two lines swapped, a line repeated. */
-const tamperArbitrary = fc.oneof(
-	fc.record({
-		kind: fc.constant('flips' as const),
-		flips: fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), {
-			minLength: 1,
-			maxLength: 3
-		})
-	}),
-	fc.record({
-		kind: fc.constantFrom('drop' as const, 'swap' as const, 'repeat' as const),
-		first: fc.nat(),
-		second: fc.nat()
-	})
-);
-
-function tampered(bytes: Uint8Array, tamper: Tamper): Uint8Array {
-	if (tamper.kind === 'flips') {
-		const copy = bytes.slice();
-		for (const [position, mask] of tamper.flips) {
-			const at = position % copy.length;
-			copy[at] = copy[at]! ^ mask;
-		}
-		return copy;
-	}
-	const decoder = new TextDecoder();
-	const lines = decoder.decode(bytes).split('\n').filter(Boolean);
-	const first = tamper.first % lines.length;
-	const second = tamper.second % lines.length;
-	if (tamper.kind === 'drop') lines.splice(first, 1);
-	else if (tamper.kind === 'repeat') lines.splice(first, 0, lines[first]!);
-	else [lines[first], lines[second]] = [lines[second]!, lines[first]!];
-	return new TextEncoder().encode(lines.map((line) => `${line}\n`).join(''));
-}
-
-type Tamper =
-	| { kind: 'flips'; flips: [number, number][] }
-	| { kind: 'drop' | 'swap' | 'repeat'; first: number; second: number };
-
-describe('verify decoding lines from char codes gives TextDecoder’s report', () => {
+describe('verify decoding ASCII lines as slices of their chunk gives TextDecoder’s report', () => {
 	it('on the untouched ledger, ASCII and non-ASCII lines alike', async () => {
 		const expected = await verifyWith(audit, trace, 'text-decoder');
 		expect(expected.ok).toBe(true);
 		expect(expected.audit.events).toBeGreaterThan(4);
-		expect(await verifyWith(audit, trace, 'char-codes')).toEqual(expected);
-		expect(await verifyWith(audit, trace, 'char-codes', 'whole')).toEqual(expected);
+		expect(await verifyWith(audit, trace, 'ascii-chunks')).toEqual(expected);
+		expect(await verifyWith(audit, trace, 'ascii-chunks', 'whole')).toEqual(expected);
 	});
 
 	it('on tampered copies of either file', async () => {
@@ -101,8 +63,8 @@ describe('verify decoding lines from char codes gives TextDecoder’s report', (
 				const auditBytes = inAudit ? tampered(audit, tamper) : audit;
 				const traceBytes = inAudit ? trace : tampered(trace, tamper);
 				const expected = await verifyWith(auditBytes, traceBytes, 'text-decoder');
-				expect(await verifyWith(auditBytes, traceBytes, 'char-codes')).toEqual(expected);
-				expect(await verifyWith(auditBytes, traceBytes, 'char-codes', 'whole')).toEqual(expected);
+				expect(await verifyWith(auditBytes, traceBytes, 'ascii-chunks')).toEqual(expected);
+				expect(await verifyWith(auditBytes, traceBytes, 'ascii-chunks', 'whole')).toEqual(expected);
 			}),
 			{ numRuns: 250 }
 		);
@@ -120,7 +82,7 @@ describe('verify decoding lines from char codes gives TextDecoder’s report', (
 			const bytes = new TextEncoder().encode(edited.map((line) => `${line}\n`).join(''));
 			const expected = await verifyWith(bytes, trace, 'text-decoder');
 			expect(expected.ok).toBe(false);
-			expect(await verifyWith(bytes, trace, 'char-codes', 'whole')).toEqual(expected);
+			expect(await verifyWith(bytes, trace, 'ascii-chunks', 'whole')).toEqual(expected);
 		}
 	});
 });
@@ -154,8 +116,8 @@ describe('verify refuses a line whose bytes are not valid UTF-8, whichever way i
 			const expected = await verifyWith(audit, trace, 'text-decoder');
 			expect(expected.ok).toBe(false);
 			expect(JSON.stringify(expected)).toContain('not valid UTF-8');
-			expect(await verifyWith(audit, trace, 'char-codes')).toEqual(expected);
-			expect(await verifyWith(audit, trace, 'char-codes', 'whole')).toEqual(expected);
+			expect(await verifyWith(audit, trace, 'ascii-chunks')).toEqual(expected);
+			expect(await verifyWith(audit, trace, 'ascii-chunks', 'whole')).toEqual(expected);
 		}
 	});
 });

@@ -19,6 +19,23 @@ export interface ChainKind {
 	hashPath: readonly string[];
 }
 
+/**
+ * Where a chain verified in parts (verify-parts.ts) meets its neighbours: the links of a part's
+ * first line, which an open verifier could not check against the line before it, and the links of
+ * its last accepted line, which the next part's first line must continue.
+ */
+export interface ChainEnds {
+	/** The first line's file line number and links; null unless the verifier was open and got there. */
+	opening: { line: number; seq: number; prevHash: string } | null;
+	/** The last line accepted; null when none was. */
+	closing: { seq: number; hash: string } | null;
+	/**
+	 * An open verifier's first line broke the chain before its links could be read (not JSON, no
+	 * seq): the seq to report is the line before's plus one, which only the caller knows.
+	 */
+	unopenedBreak: { line: number; reason: string } | null;
+}
+
 export interface ChainCheck {
 	intact: boolean;
 	firstBrokenSeq: number | null;
@@ -41,10 +58,28 @@ export class ChainVerifier {
 	#previousSeq = 0;
 	#previousHash = genesisHash;
 	#broken: ChainCheck | null = null;
+	/** No line has been checked yet and the one before it is in another part (see ChainEnds). */
+	#open: boolean;
+	#opening: ChainEnds['opening'] = null;
+	#unopenedBreak: ChainEnds['unopenedBreak'] = null;
+	#accepted = false;
 
-	constructor(kind: ChainKind, hasher: SyncContentHasher) {
+	/**
+	 * `open`: the lines are a part of the file that does not start at its first line, so the first
+	 * line's seq and prev_hash are kept (`ends`) for the caller to check against the part before.
+	 */
+	constructor(kind: ChainKind, hasher: SyncContentHasher, options: { open?: boolean } = {}) {
 		this.#kind = kind;
 		this.#hasher = hasher;
+		this.#open = options.open ?? false;
+	}
+
+	get ends(): ChainEnds {
+		return {
+			opening: this.#opening,
+			closing: this.#accepted ? { seq: this.#previousSeq, hash: this.#previousHash } : null,
+			unopenedBreak: this.#unopenedBreak
+		};
 	}
 
 	/** True once a line broke the chain; later lines are not checked. */
@@ -67,19 +102,13 @@ export class ChainVerifier {
 		if (entry.error !== undefined) return this.#break(entry, expectedSeq, entry.error);
 		const links = kind.linksOf(entry.value);
 		if (typeof links === 'string') return this.#break(entry, expectedSeq, links);
-		if (links.seq !== expectedSeq) {
-			return this.#break(
-				entry,
-				links.seq,
-				`seq gap: expected seq ${expectedSeq}, found ${links.seq}`
-			);
-		}
-		if (links.prev_hash !== this.#previousHash) {
-			const reason =
-				this.#previousSeq === 0
-					? 'prev_hash is not the genesis hash'
-					: `prev_hash does not match the hash of seq ${this.#previousSeq}`;
-			return this.#break(entry, links.seq, reason);
+		if (this.#open) {
+			// The line before is another part's: the caller checks these links against it.
+			this.#open = false;
+			this.#opening = { line: entry.line, seq: links.seq, prevHash: links.prev_hash };
+		} else {
+			const problem = linkProblem({ seq: this.#previousSeq, hash: this.#previousHash }, links);
+			if (problem) return this.#break(entry, problem.seq, problem.reason);
 		}
 		let known = form;
 		if (!known) {
@@ -103,13 +132,36 @@ export class ChainVerifier {
 		}
 		this.#previousSeq = links.seq;
 		this.#previousHash = links.hash;
+		this.#accepted = true;
 		return true;
 	}
 
 	#break(entry: JsonlEntry, seq: number, reason: string): false {
-		this.#broken = broken(this.#kind, entry, seq, reason);
+		if (this.#open) this.#unopenedBreak = { line: entry.line, reason };
+		this.#broken = brokenChain(this.#kind.fileName, entry.line, seq, reason);
 		return false;
 	}
+}
+
+/**
+ * Why a line's seq and prev_hash do not follow the line before (`previous`: its seq and hash, seq 0
+ * and the genesis hash before the first line), with the seq to report; null when they follow.
+ */
+export function linkProblem(
+	previous: { seq: number; hash: string },
+	links: { seq: number; prev_hash: string }
+): { seq: number; reason: string } | null {
+	const expectedSeq = previous.seq + 1;
+	if (links.seq !== expectedSeq)
+		return { seq: links.seq, reason: `seq gap: expected seq ${expectedSeq}, found ${links.seq}` };
+	if (links.prev_hash !== previous.hash) {
+		const reason =
+			previous.seq === 0
+				? 'prev_hash is not the genesis hash'
+				: `prev_hash does not match the hash of seq ${previous.seq}`;
+		return { seq: links.seq, reason };
+	}
+	return null;
 }
 
 /** Reused for every line's message: grown for a longer one, never shrunk. */
@@ -153,12 +205,18 @@ export function safeLineForm(
 	}
 }
 
-function broken(kind: ChainKind, entry: JsonlEntry, seq: number, reason: string): ChainCheck {
+/** A chain broken at a file's line, as the report names it. */
+export function brokenChain(
+	fileName: string,
+	line: number,
+	seq: number,
+	reason: string
+): ChainCheck {
 	return {
 		intact: false,
 		firstBrokenSeq: seq,
-		problem: `${kind.fileName} line ${entry.line}: ${reason}`,
-		failure: `${kind.fileName} line ${entry.line} (seq ${seq}): ${reason}`
+		problem: `${fileName} line ${line}: ${reason}`,
+		failure: `${fileName} line ${line} (seq ${seq}): ${reason}`
 	};
 }
 

@@ -15,6 +15,7 @@ import {
 	readLinks,
 	safeLineForm,
 	type ChainCheck,
+	type ChainEnds,
 	type ChainKind
 } from './verify-chain.js';
 
@@ -42,6 +43,27 @@ export interface VerifyPassInput {
 	/** Called every `progressEvery` audit lines with the number read so far. */
 	onProgress?: (auditLinesRead: number) => void;
 	progressEvery?: number;
+	/** The files are a part of the ledger (verify-parts.ts); absent for the whole files. */
+	placement?: PartPlacement;
+}
+
+/** Where a part of the two files sits in them (see verify-parts.ts). */
+export interface PartPlacement {
+	/** Lines of each file before the part, empty lines counted. */
+	auditLinesBefore: number;
+	traceLinesBefore: number;
+	/** The part starts at both files' starts: its chains start from the genesis hash. */
+	first: boolean;
+	/** The part ends at the audit log's end: it reads the trace lines no mutation record pulled. */
+	last: boolean;
+}
+
+/** What merging a part with its neighbours needs (verify-parts.ts). */
+export interface PartBoundaries {
+	audit: ChainEnds;
+	trace: ChainEnds;
+	/** Every trace line of the part was paired with one of its mutation records (always, when last). */
+	traceExhausted: boolean;
 }
 
 export interface VerifyPassResult {
@@ -57,6 +79,7 @@ export interface VerifyPassResult {
 	auditValues: unknown[] | null;
 	/** The file's line number (empty lines counted) of the first audit line that is not JSON. */
 	firstUnreadableAuditLine: number | null;
+	boundaries: PartBoundaries;
 }
 
 export const auditChain: ChainKind = {
@@ -96,11 +119,19 @@ interface AuditPartner {
  * event's trace). Any other trace line is parsed and checked on its own.
  */
 export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResult> {
-	const decoding = { decoding: input.lineDecoding };
-	const auditReader = new JsonlLineReader(input.auditJsonl, decoding);
-	const traceReader = new JsonlLineReader(input.traceJsonl, decoding);
-	const auditVerifier = new ChainVerifier(auditChain, input.hasher);
-	const traceVerifier = new ChainVerifier(traceChain, input.hasher);
+	const placement = input.placement;
+	const first = placement?.first ?? true;
+	const last = placement?.last ?? true;
+	const auditReader = new JsonlLineReader(input.auditJsonl, {
+		decoding: input.lineDecoding,
+		start: first ? undefined : { linesBefore: placement?.auditLinesBefore ?? 0 }
+	});
+	const traceReader = new JsonlLineReader(input.traceJsonl, {
+		decoding: input.lineDecoding,
+		start: first ? undefined : { linesBefore: placement?.traceLinesBefore ?? 0 }
+	});
+	const auditVerifier = new ChainVerifier(auditChain, input.hasher, { open: !first });
+	const traceVerifier = new ChainVerifier(traceChain, input.hasher, { open: !first });
 	const invalid: InvalidRecord[] = [];
 	const classMismatches: ClassMismatch[] = [];
 	const auditValues: unknown[] | null = input.keepAuditValues ? [] : null;
@@ -213,9 +244,16 @@ export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResu
 		}
 		if (input.onProgress && auditEvents % progressEvery === 0) input.onProgress(auditEvents);
 	}
+	// Trace lines no mutation record pulled: the whole files' last part reads them; any other part
+	// only says whether it had some, and then was not cut where its neighbour's began.
+	let traceExhausted = true;
 	for (;;) {
 		const line = await traceReader.next();
 		if (line === null) break;
+		if (!last) {
+			traceExhausted = false;
+			break;
+		}
 		checkTrace(line, null);
 	}
 	input.onProgress?.(auditEvents);
@@ -229,7 +267,8 @@ export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResu
 		invalid,
 		classMismatches,
 		auditValues,
-		firstUnreadableAuditLine
+		firstUnreadableAuditLine,
+		boundaries: { audit: auditVerifier.ends, trace: traceVerifier.ends, traceExhausted }
 	};
 }
 

@@ -1,7 +1,8 @@
 import { loadSyncContentHasher, type SyncContentHasher } from '../hashing/sync-sha256.js';
 import type { LineDecoding } from '../bytes/line-decoding.js';
 import type { JsonlSource } from './read-jsonl.js';
-import { verifyPass } from './verify-pass.js';
+import { verifyPass, type VerifyPassInput } from './verify-pass.js';
+import { verifyPassInParts, type StartVerifyHelper } from './verify-parts.js';
 import { emptyFilesCheck, verifyWorkspaceFiles, type FilesCheck } from './verify-files.js';
 import { verifyOrchestrationFiles, type OrchestrationCheck } from './verify-orchestration.js';
 
@@ -27,6 +28,11 @@ export interface VerifyInput {
 	lineDecoding?: LineDecoding;
 	/** Audit lines read so far, every few thousand lines (for a progress line or bar). */
 	onProgress?: (auditLinesRead: number) => void;
+	/**
+	 * Starts a helper thread (verify-parts.ts): when both files are given whole as bytes and are
+	 * large, they are verified in parts on this thread and the helper's together.
+	 */
+	startHelper?: StartVerifyHelper;
 }
 
 export interface VerifyReport {
@@ -86,7 +92,7 @@ async function verifyLedgerReading(
 	auditValues: unknown[] | null;
 	firstUnreadableAuditLine: number | null;
 }> {
-	const pass = await verifyPass({
+	const passInput: VerifyPassInput = {
 		auditJsonl: input.auditJsonl,
 		traceJsonl: input.traceJsonl,
 		hasher: input.hasher ?? (await loadSyncContentHasher()),
@@ -94,7 +100,12 @@ async function verifyLedgerReading(
 		keepAuditValues:
 			keepValues || input.files !== undefined || input.orchestrationFiles !== undefined,
 		onProgress: input.onProgress
-	});
+	};
+	const { auditJsonl, traceJsonl } = passInput;
+	const pass =
+		input.startHelper && auditJsonl instanceof Uint8Array && traceJsonl instanceof Uint8Array
+			? await verifyPassInParts({ ...passInput, auditJsonl, traceJsonl }, input.startHelper)
+			: await verifyPass(passInput);
 	const audit = pass.audit;
 	const trace = pass.trace;
 	let traceProblem = trace.problem;

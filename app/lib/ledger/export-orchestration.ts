@@ -1,7 +1,6 @@
 import type { Intent } from '../../../hooks/intents/intent.js';
 import { orchestrationContents, traceLines } from '../../../hooks/ledger/export.js';
 import { linesToBytes } from '../../../hooks/ledger/line-blocks.js';
-import { megabyteChunks } from '../../../hooks/ledger/read-jsonl.js';
 import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import type { VerifyInput } from '../../../hooks/ledger/verify.js';
 import { activeIntentsPath, agentNotesPath } from '../../../hooks/pipeline/governance-state.js';
@@ -114,8 +113,9 @@ export function exportVerifyInput(input: OrchestrationZipInput): VerifyInput {
 		} else files.set(path, bytes);
 	}
 	return {
-		auditJsonl: megabyteChunks(orchestrationFiles.get('audit.jsonl') ?? new Uint8Array(0)),
-		traceJsonl: megabyteChunks(orchestrationFiles.get('agent_trace.jsonl') ?? new Uint8Array(0)),
+		// Whole bytes: read a megabyte at a time, or in parts beside a helper (verify-parts.ts).
+		auditJsonl: orchestrationFiles.get('audit.jsonl') ?? new Uint8Array(0),
+		traceJsonl: orchestrationFiles.get('agent_trace.jsonl') ?? new Uint8Array(0),
 		files,
 		orchestrationFiles
 	};

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { exportOrchestration } from '../../../hooks/ledger/export.js';
-import { buildMixedLedger } from '../../../hooks/ledger/ledger-test-fixtures.js';
+import { buildMixedLedger, resealedExport } from '../../../hooks/ledger/ledger-test-fixtures.js';
+import { partsFromBytes } from '../../../hooks/ledger/verify-parts.js';
+import { verifyLedger } from '../../../hooks/ledger/verify.js';
 import { verifyInWorker } from './verify-in-worker.js';
 import type { VerifyProgress } from './verify-messages.js';
 
@@ -84,4 +86,35 @@ describe('verifyInWorker', () => {
 		controller.abort();
 		await expect(running).rejects.toMatchObject({ name: 'AbortError' });
 	});
+
+	it('verifies a ledger large enough for parts beside its helper Worker, as one pass does', async () => {
+		// Shared memory is what lets the helper read the ledger: without it verify would go alone.
+		expect(globalThis.crossOriginIsolated).toBe(true);
+		const { events } = await buildMixedLedger();
+		// A megabyte-sized field in most events (the chain covers it) makes a ledger over the size
+		// verify cuts into parts, quickly.
+		const padded = await resealedExport(events, (drafts) => {
+			for (const [index, draft] of drafts.entries())
+				if (index % 4 !== 0)
+					(draft as { padding?: string }).padding = `${index}`.padEnd(1_200_000, 'x');
+		});
+		const audit = encoder.encode(padded.audit);
+		const trace = encoder.encode(padded.trace);
+		expect(audit.length + trace.length).toBeGreaterThan(partsFromBytes);
+		const good = await verifyInWorker({
+			kind: 'jsonl',
+			audit: audit.slice(),
+			trace: trace.slice()
+		});
+		expect(good.firstFailure).toBeNull();
+		expect(good.audit.events).toBe(events.length);
+		// A changed byte in the last event: found where one pass on this thread finds it.
+		const edited = audit.slice();
+		const lastLine = edited.lastIndexOf(10, edited.length - 2) + 1;
+		edited[edited.indexOf(0x78, lastLine)] = 0x79;
+		const expected = await verifyLedger({ auditJsonl: edited.slice(), traceJsonl: trace });
+		expect(expected.ok).toBe(false);
+		const bad = await verifyInWorker({ kind: 'jsonl', audit: edited, trace: trace.slice() });
+		expect(bad).toEqual(expected);
+	}, 60_000);
 });

@@ -2,10 +2,11 @@
 // The verify Worker: the same verifyLedger as `threadline verify`, off the page's thread, with
 // progress. A Cancel terminates the Worker, so nothing here needs to look for one.
 import { exportOrchestration } from '../../../hooks/ledger/export.js';
-import { countLines, countLinesOfBytes, megabyteChunks } from '../../../hooks/ledger/read-jsonl.js';
+import { countLines, countLinesOfBytes } from '../../../hooks/ledger/read-jsonl.js';
 import { verifyLedger } from '../../../hooks/ledger/verify.js';
 import { exportVerifyInput } from './export-orchestration.js';
 import { readStoredEvents } from './read-stored-events.js';
+import { startVerifyHelperWorker } from './start-verify-helper.js';
 import type { VerifyRequest, VerifyResponse } from './verify-messages.js';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -14,8 +15,8 @@ scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {
 	const request = message.data;
 	const post = (response: VerifyResponse) => scope.postMessage(response);
 	try {
-		let auditJsonl: string | Iterable<Uint8Array>;
-		let traceJsonl: string | Iterable<Uint8Array>;
+		let auditJsonl: string | Uint8Array;
+		let traceJsonl: string | Uint8Array;
 		let total: number;
 		if (request.kind === 'events' && request.files) {
 			// Exactly what "Export .orchestration" would write, `.orchestration/` included.
@@ -31,14 +32,16 @@ scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {
 			post({ kind: 'progress', checked: 0, total });
 			const report = await verifyLedger({
 				...input,
-				onProgress: (checked) => post({ kind: 'progress', checked, total })
+				onProgress: (checked) => post({ kind: 'progress', checked, total }),
+				startHelper: startVerifyHelperWorker
 			});
 			post({ kind: 'done', report });
 			return;
 		}
 		if (request.kind === 'jsonl') {
-			auditJsonl = megabyteChunks(request.audit);
-			traceJsonl = megabyteChunks(request.trace);
+			// Whole, so a large ledger can be verified in parts on two cores (startHelper below).
+			auditJsonl = request.audit;
+			traceJsonl = request.trace;
 			total = countLinesOfBytes(request.audit);
 		} else {
 			// No workspace given: the two chains and the records only (the report says so).
@@ -57,7 +60,8 @@ scope.onmessage = async (message: MessageEvent<VerifyRequest>) => {
 		const report = await verifyLedger({
 			auditJsonl,
 			traceJsonl,
-			onProgress: (checked) => post({ kind: 'progress', checked, total })
+			onProgress: (checked) => post({ kind: 'progress', checked, total }),
+			startHelper: startVerifyHelperWorker
 		});
 		post({ kind: 'done', report });
 	} catch (error) {

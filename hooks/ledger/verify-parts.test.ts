@@ -1,0 +1,136 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSyncContentHasher, type SyncContentHasher } from '../hashing/sync-sha256.js';
+import type { LineDecoding } from '../bytes/line-decoding.js';
+import { planLedgerParts } from './ledger-parts.js';
+import { tamperArbitrary, tampered } from './ledger-tamper.js';
+import { buildMixedLedger, resealedExport } from './ledger-test-fixtures.js';
+import { verifyPass, type VerifyPassResult } from './verify-pass.js';
+import {
+	verifyInParts,
+	verifyTakenParts,
+	type StartVerifyHelper,
+	type VerifiedPart
+} from './verify-parts.js';
+
+/**
+ * Verifying in parts, beside a helper, gives exactly one pass's result: on tampered copies of a
+ * ledger with ASCII and non-ASCII lines, cut into any number of parts, with a helper that helps, one
+ * that fails after taking a part, and one that never starts. The helper here runs on this thread,
+ * taking parts between this thread's awaits, through the same shared counters a Worker uses.
+ */
+
+let audit: Uint8Array;
+let trace: Uint8Array;
+let hasher: SyncContentHasher;
+
+beforeAll(async () => {
+	hasher = await loadSyncContentHasher();
+	const fixture = await buildMixedLedger();
+	const exported = await resealedExport(fixture.events, (drafts) => {
+		for (const [index, draft] of drafts.entries())
+			if (index % 3 === 1) draft.session_id = `séance-${index}…`;
+	});
+	audit = new TextEncoder().encode(exported.audit);
+	trace = new TextEncoder().encode(exported.trace);
+});
+
+type HelperKind = 'helps' | 'fails-after-taking' | 'never-starts';
+
+/** A helper on this thread; `done` counts the parts whose results it handed back. */
+function helperOf(kind: HelperKind, done: { parts: number } = { parts: 0 }): StartVerifyHelper {
+	return () => ({
+		verifyParts(job) {
+			if (kind === 'never-starts')
+				return { taken: Promise.reject(new Error('no start')), results: new Promise(() => {}) };
+			if (kind === 'fails-after-taking') {
+				// Takes a part and never finishes it: this thread must do it again.
+				Atomics.add(job.counters, 0, 1);
+				return { taken: Promise.resolve(), results: Promise.reject(new Error('crashed')) };
+			}
+			const results = verifyTakenParts(job, hasher).then((parts: VerifiedPart[]) => {
+				done.parts += parts.length;
+				return parts;
+			});
+			return { taken: Promise.resolve(), results };
+		},
+		close() {}
+	});
+}
+
+function input(auditBytes: Uint8Array, traceBytes: Uint8Array, lineDecoding: LineDecoding) {
+	return {
+		auditJsonl: auditBytes,
+		traceJsonl: traceBytes,
+		hasher,
+		lineDecoding,
+		keepAuditValues: true
+	};
+}
+
+/** What the report is made of: everything but where the pass's own ends were. */
+function outcome({ boundaries: _boundaries, ...rest }: VerifyPassResult) {
+	return rest;
+}
+
+describe('verify in parts', () => {
+	it('gives one pass’s result on the untouched ledger, with both threads verifying parts', async () => {
+		const expected = outcome(await verifyPass(input(audit, trace, 'ascii-chunks')));
+		expect(expected.audit.intact && expected.trace.intact).toBe(true);
+		expect(expected.mutationRecords).toBeGreaterThan(3);
+		const done = { parts: 0 };
+		const parts = outcome(
+			await verifyInParts(input(audit, trace, 'ascii-chunks'), helperOf('helps', done), 5)
+		);
+		expect(parts).toEqual(expected);
+		expect(done.parts).toBeGreaterThan(0);
+		expect(done.parts).toBeLessThan(planLedgerParts(audit, trace, 5).length);
+	});
+
+	it('gives one pass’s result on tampered copies of either file, in any number of parts', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.boolean(),
+				tamperArbitrary,
+				fc.integer({ min: 2, max: 12 }),
+				fc.constantFrom<HelperKind>('helps', 'helps', 'fails-after-taking', 'never-starts'),
+				fc.constantFrom<LineDecoding>('ascii-chunks', 'text-decoder'),
+				async (inAudit, tamper, partCount, helper, decoding) => {
+					const auditBytes = inAudit ? tampered(audit, tamper) : audit;
+					const traceBytes = inAudit ? trace : tampered(trace, tamper);
+					const expected = outcome(await verifyPass(input(auditBytes, traceBytes, decoding)));
+					const parts = await verifyInParts(
+						input(auditBytes, traceBytes, decoding),
+						helperOf(helper),
+						partCount
+					);
+					expect(outcome(parts)).toEqual(expected);
+				}
+			),
+			{ numRuns: 300 }
+		);
+	}, 60_000);
+
+	it('reports a part’s first line that is not JSON with the seq one pass expected there', async () => {
+		const parts = planLedgerParts(audit, trace, 4);
+		for (const part of parts.slice(1)) {
+			for (const [file, start] of [
+				['audit', part.audit[0]],
+				['trace', part.trace[0]]
+			] as const) {
+				const bytes = (file === 'audit' ? audit : trace).slice();
+				if (start >= bytes.length) continue;
+				bytes[start] = 0x78; // `x` for the opening brace
+				const [auditBytes, traceBytes] = file === 'audit' ? [bytes, trace] : [audit, bytes];
+				const expected = outcome(await verifyPass(input(auditBytes, traceBytes, 'ascii-chunks')));
+				expect(expected.audit.intact && expected.trace.intact).toBe(false);
+				const result = await verifyInParts(
+					input(auditBytes, traceBytes, 'ascii-chunks'),
+					helperOf('helps'),
+					4
+				);
+				expect(outcome(result)).toEqual(expected);
+			}
+		}
+	});
+});

@@ -316,10 +316,27 @@ function memberRange(
 	const member = (holder as Record<string, unknown>)[name];
 	if (member === undefined) return [0, 0];
 	if (typeof member !== 'string') return null;
-	const needle = `${quoteKey(name)}:${JSON.stringify(member)}`;
+	const key = quoteKey(name);
 	// A top-level member that comes first (an audit event's `hash`, whose key sorts first): right
 	// after the opening brace it can only be that member, so the rest of the line need not be
-	// searched for a second occurrence.
+	// searched for a second occurrence. A value that JSON writes as itself in quotes (a hash,
+	// `sha256:<hex>`) is compared in place, without writing the member's text.
+	if (omitPath.length === 1 && text.charCodeAt(0) === 123 && isPlainJsonString(member)) {
+		const valueAt = 1 + key.length + 1;
+		const valueEnd = valueAt + member.length + 2;
+		if (
+			text.startsWith(key, 1) &&
+			text.charCodeAt(valueAt - 1) === 58 &&
+			text.charCodeAt(valueAt) === 34 &&
+			text.startsWith(member, valueAt + 1) &&
+			text.charCodeAt(valueEnd - 1) === 34
+		) {
+			const after = text.charCodeAt(valueEnd);
+			if (after === 44) return [1, valueEnd + 1];
+			if (after === 125) return [1, valueEnd];
+		}
+	}
+	const needle = `${key}:${JSON.stringify(member)}`;
 	if (omitPath.length === 1 && text.charCodeAt(0) === 123 && text.startsWith(needle, 1)) {
 		const after = text.charCodeAt(1 + needle.length);
 		if (after === 44) return [1, needle.length + 2];
@@ -333,6 +350,19 @@ function memberRange(
 	if (before === '{' && after === ',') return [at, at + needle.length + 1];
 	if (before === '{' && after === '}') return [at, at + needle.length];
 	return null;
+}
+
+/**
+ * Whether JSON writes the string as itself between quotes: no quote, backslash, control character
+ * or lone surrogate, the characters JSON.stringify escapes.
+ */
+function isPlainJsonString(value: string): boolean {
+	for (let index = 0; index < value.length; index++) {
+		const code = value.charCodeAt(index);
+		if (code < 0x20 || code === 34 || code === 92 || (code >= 0xd800 && code <= 0xdfff))
+			return false;
+	}
+	return true;
 }
 
 /** The text without the range. */

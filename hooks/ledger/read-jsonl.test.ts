@@ -265,18 +265,23 @@ describe('JsonlLineReader', () => {
 
 	it('gives an ASCII line read from bytes its bytes, and no other line', async () => {
 		const encoded = new TextEncoder().encode('{"a":1}\r\n{"é":2}\n\n[3]\n[4');
-		const lines = [];
-		const reader = new JsonlLineReader([encoded]);
-		for (let line = await reader.next(); line; line = await reader.next()) lines.push(line);
-		expect(lines.map((line) => line.bytes && String.fromCharCode(...line.bytes))).toEqual([
-			'{"a":1}',
-			null,
-			'[3]',
-			null // the unfinished last line is glued, and read without its bytes
-		]);
-		const decoded = new JsonlLineReader([encoded], { decoding: 'text-decoder' });
-		for (let line = await decoded.next(); line; line = await decoded.next())
-			expect(line.bytes).toBeNull();
+		for (const decoding of ['ascii-chunks', 'text-decoder'] as const) {
+			const lines = [];
+			const reader = new JsonlLineReader([encoded], { decoding });
+			for (let line = await reader.next(); line; line = await reader.next()) lines.push(line);
+			expect(lines.map((line) => line.bytes && String.fromCharCode(...line.bytes))).toEqual([
+				'{"a":1}',
+				null,
+				'[3]',
+				null // the unfinished last line is glued, and read without its bytes
+			]);
+		}
+		// A malformed byte decodes to one character (U+FFFD), as many characters as bytes: the
+		// line is still not ASCII, and has no bytes.
+		const malformed = new JsonlLineReader([Uint8Array.of(0x5b, 0xff, 0x5d, 10)], {
+			decoding: 'text-decoder'
+		});
+		expect((await malformed.next())?.bytes).toBeNull();
 	});
 
 	it('marks a line whose bytes are not valid UTF-8, and parsing refuses it', async () => {

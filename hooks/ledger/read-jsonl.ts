@@ -330,7 +330,11 @@ export class JsonlLineReader {
 			this.#asciiBytes = null;
 			try {
 				this.#malformed = false;
-				return this.#strictDecoder.decode(bytes);
+				const text = this.#strictDecoder.decode(bytes);
+				// Well-formed UTF-8 is one character a byte only when every byte is ASCII (any other
+				// character takes two bytes or more): then the bytes go with the line (JsonlLine.bytes).
+				if (text.length === bytes.length) this.#asciiBytes = bytes;
+				return text;
 			} catch {
 				this.#malformed = true;
 				return this.#decoder.decode(bytes);
@@ -374,7 +378,13 @@ export function countLines(text: string): number {
  */
 export function* megabyteChunks(bytes: Uint8Array): Generator<Uint8Array> {
 	for (let start = 0; start < bytes.length; start += 1 << 20)
-		yield bytes.subarray(start, start + (1 << 20));
+		// Plain Uint8Array views, also of a Node Buffer: the reader takes a subarray of every line,
+		// and a Buffer's subarray builds a Buffer each time.
+		yield new Uint8Array(
+			bytes.buffer,
+			bytes.byteOffset + start,
+			Math.min(1 << 20, bytes.length - start)
+		);
 }
 
 /** Counts the lines of jsonl bytes (for progress): the number of `\n`, plus one unfinished line. */

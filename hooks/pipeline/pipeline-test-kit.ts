@@ -55,13 +55,27 @@ export class ScriptedRunner implements CommandRunner {
 		> = {}
 	) {}
 
+	/** Whether a folder on the way to `path` is a file, now or once the command has written. */
+	private async belowFile(path: string, written: ReadonlySet<string>): Promise<boolean> {
+		const segments = path.split('/');
+		for (let end = 1; end < segments.length; end++) {
+			const above = segments.slice(0, end).join('/');
+			if (written.has(above) || (await this.fs.stat(above))?.kind === 'file') return true;
+		}
+		return false;
+	}
+
 	async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
 		this.commands.push(command);
 		const entry = this.script[command] ?? { exitCode: 0, output: '' };
 		// A transaction, like the real sandboxes: the scripted writes are proposed, and only the
 		// paths the review commits are applied.
 		const entries: EntryChange[] = [];
-		for (const [path, content] of Object.entries(entry.writes ?? {})) {
+		const writes = Object.entries(entry.writes ?? {});
+		// Files this command writes: a shell cannot write below them either (ENOTDIR).
+		const written = new Set(writes.flatMap(([path, content]) => (content === null ? [] : [path])));
+		for (const [path, content] of writes) {
+			if (await this.belowFile(path, written)) continue;
 			const stat = await this.fs.stat(path);
 			// Like a shell, it cannot overwrite a folder with a file or remove it as one.
 			if (stat?.kind === 'directory') continue;

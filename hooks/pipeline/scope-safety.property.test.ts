@@ -189,6 +189,23 @@ describe('scope safety (property)', () => {
 		);
 		expect(calls).toBeGreaterThanOrEqual(10_000);
 	});
+
+	it('a shell cannot write below a file, so a later save of that file still works (seed -1092596457)', async () => {
+		// The property once reached a world no shell can make: `src/auth/jwt.ts` a file and
+		// `src/auth/jwt.ts/src` written below it, after which the person's save of the file failed.
+		const kit = createTestPipeline({
+			files: { 'src/auth/jwt.ts': 'export const a = 1;\n' },
+			commands: { make: { exitCode: 0, writes: { 'src/auth/jwt.ts/src': '' } } }
+		});
+		await kit.call('select_active_intent', { intent_id: 'INT-001' }, 'architect');
+		await kit.call('execute_command', { command: 'make' }, 'architect');
+		expect(kit.fs.paths()).not.toContain('src/auth/jwt.ts/src');
+		await kit.pipeline.recordHumanEdit({
+			path: 'src/auth/jwt.ts',
+			content: 'export const a = 2;\n'
+		});
+		expect(await kit.fs.readTextFile('src/auth/jwt.ts')).toBe('export const a = 2;\n');
+	});
 });
 
 /** Generated shell side effects use workspace paths; unusable ones are dropped as no shell could write them. */

@@ -34,6 +34,7 @@ export class InMemoryFileSystem implements SandboxFileSystem {
 			this.notify({ type: 'deleted', path: resolved });
 			return;
 		}
+		this.refuseBelowFile(resolved, path);
 		this.files.set(
 			resolved,
 			typeof content === 'string' ? new TextEncoder().encode(content) : content
@@ -57,7 +58,8 @@ export class InMemoryFileSystem implements SandboxFileSystem {
 
 	async writeFile(path: string, data: string | Uint8Array): Promise<void> {
 		const resolved = this.resolve(path);
-		if (this.isFolder(resolved)) throw new Error(`EISDIR: ${path} is a folder`);
+		if (this.isFolder(resolved)) throw failure('EISDIR', `EISDIR: ${path} is a folder`);
+		this.refuseBelowFile(resolved, path);
 		this.files.set(resolved, typeof data === 'string' ? new TextEncoder().encode(data) : data);
 	}
 
@@ -87,7 +89,9 @@ export class InMemoryFileSystem implements SandboxFileSystem {
 	}
 
 	async mkdir(path: string): Promise<void> {
-		this.folders.add(this.resolve(path));
+		const resolved = this.resolve(path);
+		this.refuseBelowFile(resolved, path);
+		this.folders.add(resolved);
 	}
 
 	async rm(path: string, options: { recursive?: boolean } = {}): Promise<void> {
@@ -107,8 +111,10 @@ export class InMemoryFileSystem implements SandboxFileSystem {
 		const source = this.resolve(from);
 		const content = this.files.get(source);
 		if (!content) throw new Error(`ENOENT: no such file: ${from}`);
+		const target = this.resolve(to);
+		this.refuseBelowFile(target, to);
 		this.files.delete(source);
-		this.files.set(this.resolve(to), content);
+		this.files.set(target, content);
 	}
 
 	watch(listener: (event: FileWatchEvent) => void): () => void {
@@ -118,6 +124,16 @@ export class InMemoryFileSystem implements SandboxFileSystem {
 
 	private notify(event: FileWatchEvent): void {
 		for (const listener of this.listeners) listener(event);
+	}
+
+	/**
+	 * Nothing can be created below a file, as on every real filesystem: without this the map could
+	 * hold `a.ts` and `a.ts/b` at once, and `a.ts` would be a file and a folder.
+	 */
+	private refuseBelowFile(resolved: string, given: string): void {
+		for (let slash = resolved.indexOf('/'); slash >= 0; slash = resolved.indexOf('/', slash + 1))
+			if (this.files.has(resolved.slice(0, slash)))
+				throw failure('ENOTDIR', `ENOTDIR: a folder above ${given} is a file`);
 	}
 
 	private isFolder(path: string): boolean {
@@ -133,4 +149,9 @@ export class InMemoryFileSystem implements SandboxFileSystem {
 			throw new Error(`invalid path ${JSON.stringify(path)}: ${normalised.reason}`);
 		return normalised.path;
 	}
+}
+
+/** An error with the code a real filesystem gives it (the pipeline maps codes to tool errors). */
+function failure(code: string, message: string): Error {
+	return Object.assign(new Error(message), { code });
 }

@@ -83,6 +83,6 @@ const charCodeCallLimit = 8_192;
 export function asciiText(bytes: Uint8Array): string | null {
 	const length = bytes.length;
 	if (length > charCodeCallLimit) return null;
-	for (let index = 0; index < length; index++) if (bytes[index]! >= 0x80) return null;
+	if (firstNonAscii(bytes, 0) < length) return null;
 	return String.fromCharCode.apply(null, bytes as unknown as number[]);
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadSyncContentHasher, type SyncContentHasher } from '../hashing/sync-sha256.js';
 import type { LineDecoding } from '../bytes/line-decoding.js';
 import { planLedgerParts } from './ledger-parts.js';
@@ -7,7 +7,9 @@ import { tamperArbitrary, tampered } from './ledger-tamper.js';
 import { buildMixedLedger, resealedExport } from './ledger-test-fixtures.js';
 import { verifyPass, type VerifyPassResult } from './verify-pass.js';
 import {
+	partsFromBytes,
 	verifyInParts,
+	verifyPassInParts,
 	verifyTakenParts,
 	type StartVerifyHelper,
 	type VerifiedPart
@@ -132,5 +134,31 @@ describe('verify in parts', () => {
 				expect(outcome(result)).toEqual(expected);
 			}
 		}
+	});
+
+	describe('verifyPassInParts starts no helper', () => {
+		afterEach(() => vi.unstubAllGlobals());
+		const refusing: StartVerifyHelper = () => {
+			throw new Error('no helper was to be started');
+		};
+
+		it('for a ledger below the size parts pay off at', async () => {
+			const result = await verifyPassInParts(input(audit, trace, 'ascii-chunks'), refusing);
+			expect(outcome(result)).toEqual(
+				outcome(await verifyPass(input(audit, trace, 'ascii-chunks')))
+			);
+		});
+
+		it('without shared memory (a page that is not cross-origin isolated), whatever the size', async () => {
+			vi.stubGlobal('SharedArrayBuffer', undefined);
+			// Empty lines: as large as a ledger worth cutting, and nothing to verify.
+			const large = new Uint8Array(partsFromBytes).fill(10);
+			const result = await verifyPassInParts(
+				input(large, new Uint8Array(0), 'ascii-chunks'),
+				refusing
+			);
+			expect(result.auditEvents).toBe(0);
+			expect(result.audit.intact).toBe(true);
+		});
 	});
 });

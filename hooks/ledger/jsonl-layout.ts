@@ -1,3 +1,5 @@
+import { firstNonAscii } from '../bytes/line-decoding.js';
+
 /**
  * How an exported jsonl file is laid out, read from its bytes in one pass without decoding them:
  * whether they are valid UTF-8 (as a fatal TextDecoder would judge: no overlong forms, no
@@ -21,8 +23,8 @@ function isUtf8(bytes: Uint8Array): boolean {
 	const length = bytes.length;
 	let index = 0;
 	while (index < length) {
-		// ASCII runs in a tight loop: nearly every byte of an export.
-		while (index < length && (bytes[index] as number) < 0x80) index++;
+		// ASCII runs a word at a time: nearly every byte of an export.
+		index = firstNonAscii(bytes, index);
 		if (index >= length) return true;
 		const width = sequenceWidth(bytes, index, length);
 		if (width === 0) return false;

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { planLedgerParts } from './ledger-parts.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { countLedgerParts, guessLedgerParts, planLedgerParts } from './ledger-parts.js';
+import { buildMixedLedger, resealedExport } from './ledger-test-fixtures.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -8,7 +9,7 @@ const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const event = (seq: number, mutation: boolean) =>
 	`{"seq":${seq},"type":"${mutation ? 'mutation-record' : 'intent-select'}"}\n`;
 
-describe('planLedgerParts', () => {
+describe('countLedgerParts', () => {
 	it('cuts both files at line starts, the trace after as many lines as mutation records before', () => {
 		const kinds = [true, false, true, true, false, false, true, false, true, true];
 		const audit = encode(kinds.map((mutation, index) => event(index + 1, mutation)).join(''));
@@ -18,7 +19,7 @@ describe('planLedgerParts', () => {
 				.map((_, index) => `{"trace":${index + 1}}\n`)
 				.join('')
 		);
-		const parts = planLedgerParts(audit, trace, 3);
+		const parts = countLedgerParts(audit, trace, 3);
 		expect(parts.length).toBe(3);
 		expect(parts[0]?.audit[0]).toBe(0);
 		expect(parts.at(-1)?.audit[1]).toBe(audit.length);
@@ -52,7 +53,7 @@ describe('planLedgerParts', () => {
 			[true, true, true, true].map((mutation, i) => event(i + 1, mutation)).join('')
 		);
 		const trace = encode('{"t":1}\n\n\r\n{"t":2}\r\n{"t":3}\n{"t":4}\n');
-		const parts = planLedgerParts(audit, trace, 2);
+		const parts = countLedgerParts(audit, trace, 2);
 		expect(parts.length).toBe(2);
 		expect(decode(trace.subarray(...(parts[0]?.trace ?? [0, 0])))).toBe(
 			'{"t":1}\n\n\r\n{"t":2}\r\n'
@@ -65,17 +66,69 @@ describe('planLedgerParts', () => {
 			[true, true, true, true].map((mutation, i) => event(i + 1, mutation)).join('')
 		);
 		const trace = encode('{"t":1}\n');
-		const parts = planLedgerParts(audit, trace, 2);
+		const parts = countLedgerParts(audit, trace, 2);
 		expect(parts[1]?.trace).toEqual([trace.length, trace.length]);
 	});
 
 	it('keeps one part when the audit log has no line break to cut at', () => {
-		expect(planLedgerParts(encode(event(1, true).trim()), encode(''), 4)).toEqual([
+		expect(countLedgerParts(encode(event(1, true).trim()), encode(''), 4)).toEqual([
 			{
 				audit: [0, event(1, true).trim().length],
 				trace: [0, 0],
 				placement: { auditLinesBefore: 0, traceLinesBefore: 0, first: true, last: true }
 			}
 		]);
+	});
+});
+
+describe('guessLedgerParts', () => {
+	let audit: string;
+	let trace: string;
+
+	beforeAll(async () => {
+		const exported = await resealedExport((await buildMixedLedger()).events, () => {});
+		audit = exported.audit;
+		trace = exported.trace;
+		expect(trace.split('\n').filter(Boolean).length).toBeGreaterThan(3);
+	});
+
+	it('guesses, for an export, exactly the cuts counting its lines finds, in any number of parts', () => {
+		for (const lineEnd of ['\n', '\r\n']) {
+			const auditBytes = encode(audit.replaceAll('\n', lineEnd));
+			const traceBytes = encode(trace.replaceAll('\n', lineEnd));
+			for (let count = 2; count <= 16; count++) {
+				const guessed = guessLedgerParts(auditBytes, traceBytes, count);
+				expect(guessed, `${count} parts, ${JSON.stringify(lineEnd)}`).toEqual(
+					countLedgerParts(auditBytes, traceBytes, count)
+				);
+				expect(guessed?.length).toBeGreaterThan(1);
+			}
+		}
+	});
+
+	it('gives up, for the lines to be counted, where a line at a cut is not an event with a seq', () => {
+		const withoutSeqs = encode(audit.replaceAll('"seq":', '"sequence":'));
+		expect(guessLedgerParts(withoutSeqs, encode(trace), 4)).toBeNull();
+		expect(planLedgerParts(withoutSeqs, encode(trace), 4)).toEqual(
+			countLedgerParts(withoutSeqs, encode(trace), 4)
+		);
+		expect(guessLedgerParts(encode(audit), encode('not json\n'.repeat(40)), 4)).toBeNull();
+	});
+
+	it('gives every trace line to the parts before a last part without mutation records', () => {
+		const lines = audit.split('\n').filter(Boolean);
+		// Events after the last mutation record, enough for a part of their own.
+		const tail = Array.from({ length: lines.length }, (_, index) =>
+			JSON.stringify({
+				note: 'x'.repeat(2_000),
+				seq: lines.length + index + 1,
+				type: 'intent-select'
+			})
+		);
+		const auditBytes = encode([...lines, ...tail].join('\n') + '\n');
+		const traceBytes = encode(trace);
+		const parts = guessLedgerParts(auditBytes, traceBytes, 4);
+		expect(parts).toEqual(countLedgerParts(auditBytes, traceBytes, 4));
+		expect(parts?.at(-1)?.trace).toEqual([traceBytes.length, traceBytes.length]);
 	});
 });

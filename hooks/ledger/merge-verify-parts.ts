@@ -13,7 +13,7 @@ import { auditChain, traceChain, type VerifyPassResult } from './verify-pass.js'
  * found is the one a single pass finds first.
  */
 export function mergeVerifyParts(parts: readonly VerifyPassResult[]): VerifyPassResult | null {
-	if (!pairedAsOnePass(parts)) return null;
+	if (!pairedAsOnePass(parts) || !numberedAsOnePass(parts)) return null;
 	const merged: VerifyPassResult = {
 		audit: mergeChain(
 			auditChain.fileName,
@@ -33,7 +33,11 @@ export function mergeVerifyParts(parts: readonly VerifyPassResult[]): VerifyPass
 		boundaries: {
 			audit: { opening: null, closing: null, unopenedBreak: null },
 			trace: { opening: null, closing: null, unopenedBreak: null },
-			traceExhausted: true
+			traceExhausted: true,
+			lines: {
+				audit: { before: 0, last: parts.at(-1)?.boundaries.lines.audit.last ?? 0 },
+				trace: { before: 0, last: parts.at(-1)?.boundaries.lines.trace.last ?? 0 }
+			}
 		}
 	};
 	for (const part of parts) {
@@ -63,6 +67,20 @@ function pairedAsOnePass(parts: readonly VerifyPassResult[]): boolean {
 		if (part.traceRecords > part.mutationRecords) return false;
 		for (let later = index + 1; later < parts.length; later++)
 			if ((parts[later] as VerifyPassResult).traceRecords > 0) return false;
+	}
+	return true;
+}
+
+/**
+ * The parts' lines were numbered as one pass numbers them: each part started counting from the
+ * last line of the part before (the planner may have guessed where that was: ledger-parts.ts).
+ */
+function numberedAsOnePass(parts: readonly VerifyPassResult[]): boolean {
+	for (let index = 1; index < parts.length; index++) {
+		const before = (parts[index - 1] as VerifyPassResult).boundaries.lines;
+		const lines = (parts[index] as VerifyPassResult).boundaries.lines;
+		if (lines.audit.before !== before.audit.last || lines.trace.before !== before.trace.last)
+			return false;
 	}
 	return true;
 }

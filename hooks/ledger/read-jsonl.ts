@@ -143,6 +143,11 @@ export class JsonlLineReader {
 		}
 	}
 
+	/** The file's number of the last line read, empty lines counted (`linesBefore` before any). */
+	get lastLine(): number {
+		return this.#line;
+	}
+
 	/** The next non-empty line, `null` at the end, or `'more'` when `fill()` is needed. */
 	take(): JsonlLine | null | 'more' {
 		for (;;) {

@@ -2,6 +2,7 @@ import type { LineDecoding } from '../bytes/line-decoding.js';
 import type { SyncContentHasher } from '../hashing/sync-sha256.js';
 import { planLedgerParts, type LedgerPart } from './ledger-parts.js';
 import { mergeVerifyParts } from './merge-verify-parts.js';
+import { JsonlLineReader, parseJsonlLine } from './read-jsonl.js';
 import { verifyPass, type VerifyPassInput, type VerifyPassResult } from './verify-pass.js';
 
 /**
@@ -30,7 +31,6 @@ export interface VerifyPartsJob {
 	parts: LedgerPart[];
 	/** On a SharedArrayBuffer: [0] the next part to take, [1] audit lines verified so far. */
 	counters: Int32Array;
-	keepAuditValues: boolean;
 	lineDecoding?: LineDecoding;
 }
 
@@ -45,7 +45,9 @@ export interface VerifyHelper {
 	/**
 	 * Hands the job over. `taken` settles once the helper has it (rejected when it could not
 	 * start): a browser delivers a message to a Worker only when its sender's thread is free again,
-	 * so this thread waits for that before it begins its own parts. `results`: the parts it verified.
+	 * so this thread waits for that before it begins its own parts. A Node worker thread receives
+	 * its messages whatever this thread does, so there `taken` settles at once. `results`: the
+	 * parts it verified (without audit values: see verifyInParts).
 	 */
 	verifyParts(job: VerifyPartsJob): { taken: Promise<void>; results: Promise<VerifiedPart[]> };
 	/** Stops the helper (its thread is not needed any more, or never was). */
@@ -58,22 +60,31 @@ export type StartVerifyHelper = () => VerifyHelper;
 const nextPart = 0;
 const linesVerified = 1;
 
+/** How a thread verifies the parts it takes. */
+interface TakeOptions {
+	/** Keep each audit line's value (the helper never does: see verifyInParts). */
+	keepAuditValues?: boolean;
+	/** Hears of every thousand audit lines verified on this thread. */
+	onLines?: () => void;
+	/** The two files' bytes as this thread has them, when not the job's shared ones. */
+	files?: Files;
+}
+
 /**
  * Takes the job's parts one at a time, until none is left, and verifies each: what both this
- * thread and a helper run. `onLines` hears of every few thousand audit lines verified here.
+ * thread and a helper run.
  */
 export async function verifyTakenParts(
 	job: VerifyPartsJob,
 	hasher: SyncContentHasher,
-	onLines?: () => void,
-	files: Files = job
+	options: TakeOptions = {}
 ): Promise<VerifiedPart[]> {
 	const verified: VerifiedPart[] = [];
 	for (;;) {
 		const index = Atomics.add(job.counters, nextPart, 1);
 		const part = job.parts[index];
 		if (part === undefined) return verified;
-		verified.push({ index, result: await verifyPart(job, files, part, hasher, onLines) });
+		verified.push({ index, result: await verifyPart(job, part, hasher, options) });
 	}
 }
 
@@ -83,25 +94,39 @@ interface Files {
 	trace: Uint8Array;
 }
 
+/**
+ * Whether this platform's decoders read shared memory: Node's do; browsers' TextDecoder refuses
+ * it, so a part of shared memory is copied out there first (a few megabytes, about a millisecond).
+ */
+const decodersReadSharedMemory = (() => {
+	try {
+		new TextDecoder().decode(new Uint8Array(new SharedArrayBuffer(1)));
+		return true;
+	} catch {
+		return false;
+	}
+})();
+
+/** Bytes `[start, end)` in memory this thread's decoders read. */
+function readable(bytes: Uint8Array, [start, end]: readonly [number, number]): Uint8Array {
+	return bytes.buffer instanceof SharedArrayBuffer && !decodersReadSharedMemory
+		? bytes.slice(start, end)
+		: bytes.subarray(start, end);
+}
+
 async function verifyPart(
 	job: VerifyPartsJob,
-	files: Files,
 	part: LedgerPart,
 	hasher: SyncContentHasher,
-	onLines?: () => void
+	{ keepAuditValues = false, onLines, files = job }: TakeOptions
 ): Promise<VerifyPassResult> {
 	let counted = 0;
-	// A part of shared memory is copied out first (a few megabytes, about a millisecond): decoders
-	// refuse shared memory (TextDecoder does in browsers).
-	const shared = files.audit.buffer instanceof SharedArrayBuffer;
-	const range = (bytes: Uint8Array, [start, end]: readonly [number, number]) =>
-		shared ? bytes.slice(start, end) : bytes.subarray(start, end);
 	return verifyPass({
-		auditJsonl: range(files.audit, part.audit),
-		traceJsonl: range(files.trace, part.trace),
+		auditJsonl: readable(files.audit, part.audit),
+		traceJsonl: readable(files.trace, part.trace),
 		hasher,
 		lineDecoding: job.lineDecoding,
-		keepAuditValues: job.keepAuditValues,
+		keepAuditValues,
 		placement: part.placement,
 		progressEvery: 1_000,
 		onProgress: (read) => {
@@ -138,18 +163,19 @@ export async function verifyInParts(
 ): Promise<VerifyPassResult> {
 	const audit = input.auditJsonl;
 	const trace = input.traceJsonl;
-	const parts = planLedgerParts(audit, trace, partCount);
-	if (parts.length < 2) return verifyPass(input);
-	const job: VerifyPartsJob = {
-		audit: shared(audit),
-		trace: shared(trace),
-		parts,
-		counters: new Int32Array(new SharedArrayBuffer(8)),
-		keepAuditValues: input.keepAuditValues,
-		lineDecoding: input.lineDecoding
-	};
+	// The helper first: its thread starts (tens of milliseconds to a hundred) while this one plans
+	// the parts and shares the bytes.
 	const helper = startHelper();
 	try {
+		const parts = planLedgerParts(audit, trace, partCount);
+		if (parts.length < 2) return await verifyPass(input);
+		const job: VerifyPartsJob = {
+			audit: shared(audit),
+			trace: shared(trace),
+			parts,
+			counters: new Int32Array(new SharedArrayBuffer(8)),
+			lineDecoding: input.lineDecoding
+		};
 		const handed = helper.verifyParts(job);
 		const taken = await handed.taken.then(
 			() => true,
@@ -164,15 +190,26 @@ export async function verifyInParts(
 			? () => input.onProgress?.(Atomics.load(job.counters, linesVerified))
 			: undefined;
 		// This thread reads the bytes it was given, not their shared copy.
-		const own = { audit, trace };
-		const mine = await verifyTakenParts(job, input.hasher, onLines, own);
+		const own: TakeOptions = {
+			keepAuditValues: input.keepAuditValues,
+			onLines,
+			files: { audit, trace }
+		};
+		const mine = await verifyTakenParts(job, input.hasher, own);
 		const results: (VerifyPassResult | undefined)[] = new Array(parts.length);
 		for (const { index, result } of mine) results[index] = result;
 		// Every part was taken here: the helper's results are not waited for.
 		if (mine.length < parts.length)
-			for (const { index, result } of await helped) results[index] = result;
+			for (const { index, result } of await helped) {
+				// The helper keeps no values: sending a part's parsed lines between threads (a
+				// structured clone of some 50k objects) measured about 400 ms on this thread, parsing
+				// them again about a third of that.
+				if (input.keepAuditValues)
+					result.auditValues = await auditValuesOf(audit, parts[index] as LedgerPart, input);
+				results[index] = result;
+			}
 		for (let index = 0; index < parts.length; index++)
-			results[index] ??= await verifyPart(job, own, parts[index] as LedgerPart, input.hasher);
+			results[index] ??= await verifyPart(job, parts[index] as LedgerPart, input.hasher, own);
 		const merged = mergeVerifyParts(results as VerifyPassResult[]);
 		if (merged) {
 			input.onProgress?.(merged.auditEvents);
@@ -182,6 +219,29 @@ export async function verifyInParts(
 		helper.close();
 	}
 	return verifyPass(input);
+}
+
+/**
+ * The value of each of a part's audit lines, as verifyPass keeps them: one per non-empty line,
+ * undefined where a line is not JSON.
+ */
+async function auditValuesOf(
+	audit: Uint8Array,
+	part: LedgerPart,
+	{ lineDecoding }: VerifyPassInput
+): Promise<unknown[]> {
+	const placement = part.placement;
+	const reader = new JsonlLineReader(readable(audit, part.audit), {
+		decoding: lineDecoding,
+		start: placement.first ? undefined : { linesBefore: placement.auditLinesBefore }
+	});
+	const values: unknown[] = [];
+	for (;;) {
+		let line = reader.take();
+		if (line === 'more') line = await reader.next();
+		if (line === null) return values;
+		values.push(parseJsonlLine(line).value);
+	}
 }
 
 /** The bytes on a SharedArrayBuffer (copied there unless they already are). */

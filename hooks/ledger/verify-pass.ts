@@ -64,6 +64,18 @@ export interface PartBoundaries {
 	trace: ChainEnds;
 	/** Every trace line of the part was paired with one of its mutation records (always, when last). */
 	traceExhausted: boolean;
+	/**
+	 * Each file's line numbers around the part, empty lines counted: the lines before it (as the
+	 * placement said) and the last one it read. A part's `before` must be the last line of the part
+	 * before, or its lines were numbered from a wrong guess.
+	 */
+	lines: { audit: LineSpan; trace: LineSpan };
+}
+
+/** Line numbers around a part of a file: the lines before it and the last one read. */
+export interface LineSpan {
+	before: number;
+	last: number;
 }
 
 export interface VerifyPassResult {
@@ -268,7 +280,21 @@ export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResu
 		classMismatches,
 		auditValues,
 		firstUnreadableAuditLine,
-		boundaries: { audit: auditVerifier.ends, trace: traceVerifier.ends, traceExhausted }
+		boundaries: {
+			audit: auditVerifier.ends,
+			trace: traceVerifier.ends,
+			traceExhausted,
+			lines: {
+				audit: {
+					before: first ? 0 : (placement?.auditLinesBefore ?? 0),
+					last: auditReader.lastLine
+				},
+				trace: {
+					before: first ? 0 : (placement?.traceLinesBefore ?? 0),
+					last: traceReader.lastLine
+				}
+			}
+		}
 	};
 }
 

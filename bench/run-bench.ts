@@ -1,4 +1,4 @@
-import { nodeContentHash } from '../bin/cli/node-ports.js';
+import { nodeContentHash } from '../bin/cli/node-content-hash.js';
 import os from 'node:os';
 import { buildAuditLedger } from './audit-ledger.js';
 import { withinBudget, type Budget } from './budget.js';

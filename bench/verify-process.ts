@@ -1,26 +1,28 @@
-// One `threadline verify`'s worth of verifying, in a process of its own: the CLI's code path
-// (the files' bytes in megabyte chunks, node:crypto, Node's TextDecoder) over the bench's 100k-event ledger, timed
-// from the bytes in memory to the report (reading the files is not timed). The bench's own
-// process has built that ledger and holds it, so a verify there pays for a heap the CLI never
-// has. Prints one JSON line. Usage: node bin/run-ts.js bench/verify-process.ts <audit> <trace>
-import { readFileSync } from 'node:fs';
+// One `threadline verify`'s worth of verifying, in a process of its own: the CLI's code path (the
+// ledger read into shared memory as the CLI reads it, node:crypto, Node's TextDecoder, and for a
+// ledger this large a helper thread verifying parts of it: bin/cli/verify-helper-thread.ts) over
+// the bench's 100k-event ledger, timed from the bytes in memory to the report (reading the files
+// is not timed; starting the helper thread is). The bench's own process has built that ledger and
+// holds it, so a verify there pays for a heap the CLI never has. Prints one JSON line.
+// Usage: node bin/run-ts.js bench/verify-process.ts <audit> <trace>
 import { nodeVerifyPorts } from '../bin/cli/node-ports.js';
-import { megabyteChunks } from '../hooks/ledger/read-jsonl.js';
+import { readFileShared } from '../bin/cli/read-file-shared.js';
 import { verifyLedger } from '../hooks/ledger/verify.js';
 
 const [auditPath, tracePath] = process.argv.slice(2);
 if (!auditPath || !tracePath)
 	throw new Error('usage: verify-process.ts <audit.jsonl> <agent_trace.jsonl>');
-const audit = readFileSync(auditPath);
-const trace = readFileSync(tracePath);
+// Read as the CLI reads an export's ledger (read-export-source.ts): into shared memory.
+const audit = await readFileShared(auditPath);
+const trace = await readFileShared(tracePath);
 const runs: number[] = [];
 let events = 0;
 let ok = true;
 for (let run = 0; run < 3; run++) {
 	const started = performance.now();
 	const report = await verifyLedger({
-		auditJsonl: megabyteChunks(audit),
-		traceJsonl: megabyteChunks(trace),
+		auditJsonl: audit,
+		traceJsonl: trace,
 		...nodeVerifyPorts
 	});
 	runs.push(performance.now() - started);

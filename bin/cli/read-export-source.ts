@@ -6,9 +6,13 @@ import {
 	type ExportEntries
 } from '../../hooks/ledger/read-export.js';
 import { exportZipLimits } from '../../hooks/zip/read-zip.js';
+import { readFileShared } from './read-file-shared.js';
 import { UsageError } from './usage-error.js';
 
 export type LoadedExport = Exclude<ReturnType<typeof readExportFiles>, { error: string }>;
+
+/** The ledger's files: audit.jsonl and agent_trace.jsonl (the largest by far). */
+const ledgerFile = /^\.orchestration\/[^/]+\.jsonl$/;
 
 /** Folders nobody records (installed packages): neither snapshotted by replay nor read here. */
 export const unrecordedFolders = new Set(['node_modules']);
@@ -46,9 +50,14 @@ export async function readFolderExport(folder: string): Promise<Required<ExportE
 						`${name} makes the export larger than ${exportZipLimits.maximumTotalBytes / (1024 * 1024)} MB (or one file over ${exportZipLimits.maximumEntryBytes / (1024 * 1024)} MB); refusing to read it`
 					);
 				}
-				// A view of the Buffer, not a copy: a 65 MB audit.jsonl is read once.
-				const buffer = await readFile(path);
-				files.set(name, new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+				if (ledgerFile.test(name)) {
+					// Straight into memory verify's helper thread shares (read-file-shared.ts).
+					files.set(name, await readFileShared(path));
+				} else {
+					// A view of the Buffer, not a copy.
+					const buffer = await readFile(path);
+					files.set(name, new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+				}
 			} else {
 				throw new UsageError(
 					`${name} is not a file, a folder or a link (a device, socket or pipe)`

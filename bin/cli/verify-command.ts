@@ -1,4 +1,4 @@
-import { countLinesOfBytes, megabyteChunks } from '../../hooks/ledger/read-jsonl.js';
+import { countLinesOfBytes } from '../../hooks/ledger/read-jsonl.js';
 import { verifyLedger } from '../../hooks/ledger/verify.js';
 import { loadExport } from './read-export-source.js';
 import { nodeVerifyPorts } from './node-ports.js';
@@ -42,8 +42,8 @@ export async function verifyCommand(
 	const report = await verifyLedger({
 		// The bytes, a megabyte at a time and decoded line by line: decoding 65 MB in one piece
 		// costs more than verifying it, and holding all its lines at once keeps the GC busy.
-		auditJsonl: megabyteChunks(auditBytes),
-		traceJsonl: megabyteChunks(traceBytes),
+		auditJsonl: auditBytes,
+		traceJsonl: traceBytes,
 		files: loaded.files,
 		links: loaded.links,
 		orchestrationFiles: loaded.orchestrationFiles,

@@ -40,8 +40,9 @@ export async function verifyCommand(
 	const traceBytes = loaded.orchestrationFiles.get('agent_trace.jsonl') ?? new Uint8Array(0);
 	const progress = progressLine(auditBytes);
 	const report = await verifyLedger({
-		// The bytes, a megabyte at a time and decoded line by line: decoding 65 MB in one piece
-		// costs more than verifying it, and holding all its lines at once keeps the GC busy.
+		// The bytes whole: they are read a megabyte at a time and decoded line by line (decoding
+		// 65 MB in one piece costs more than verifying it), and a large ledger in parts on both
+		// cores (nodeVerifyPorts' helper thread).
 		auditJsonl: auditBytes,
 		traceJsonl: traceBytes,
 		files: loaded.files,

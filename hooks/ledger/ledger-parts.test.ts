@@ -115,6 +115,18 @@ describe('guessLedgerParts', () => {
 		expect(guessLedgerParts(encode(audit), encode('not json\n'.repeat(40)), 4)).toBeNull();
 	});
 
+	it('reads no line over 64 KB: a trace of huge lines makes it give up, not parse them again and again', () => {
+		const huge = trace
+			.split('\n')
+			.filter(Boolean)
+			.map((line) => line.replace('{', `{"padding":"${'x'.repeat(70_000)}",`))
+			.join('\n');
+		expect(guessLedgerParts(encode(audit), encode(huge), 4)).toBeNull();
+		expect(planLedgerParts(encode(audit), encode(huge), 4)).toEqual(
+			countLedgerParts(encode(audit), encode(huge), 4)
+		);
+	});
+
 	it('gives every trace line to the parts before a last part without mutation records', () => {
 		const lines = audit.split('\n').filter(Boolean);
 		// Events after the last mutation record, enough for a part of their own.

@@ -108,10 +108,19 @@ function lineStartFrom(bytes: Uint8Array, position: number): number {
 	return newline < 0 ? bytes.length : newline + 1;
 }
 
-/** The line starting at `start`, parsed; undefined when it is not JSON. */
+/**
+ * Lines the guess reads: an event at a cut, a trace line probed. Longer ones are not read (the
+ * lines are counted instead), so a ledger of a few huge lines cannot make the guess parse or scan
+ * them again and again: it reads at most some 400 lines of this size.
+ */
+const guessLineLimit = 64 * 1024;
+
+/** The line starting at `start`, parsed; undefined when it is not JSON or longer than the limit. */
 function readLine(bytes: Uint8Array, start: number): unknown {
-	const newline = bytes.indexOf(lineFeed, start);
-	let end = newline < 0 ? bytes.length : newline;
+	const window = bytes.subarray(start, Math.min(bytes.length, start + guessLineLimit + 2));
+	const newline = window.indexOf(lineFeed);
+	if (newline < 0 && start + window.length < bytes.length) return undefined;
+	let end = newline < 0 ? bytes.length : start + newline;
 	if (end > start && bytes[end - 1] === carriageReturn) end--;
 	try {
 		// A copy: browsers' decoders refuse shared memory.
@@ -119,6 +128,18 @@ function readLine(bytes: Uint8Array, start: number): unknown {
 	} catch {
 		return undefined;
 	}
+}
+
+/** The first line start at or after `position`, looked for within the limit; -1 beyond it. */
+function nearbyLineStart(bytes: Uint8Array, position: number): number {
+	if (position <= 0) return 0;
+	if (position >= bytes.length) return bytes.length;
+	if (bytes[position - 1] === lineFeed) return position;
+	const newline = bytes
+		.subarray(position, Math.min(bytes.length, position + guessLineLimit))
+		.indexOf(lineFeed);
+	if (newline >= 0) return position + newline + 1;
+	return position + guessLineLimit >= bytes.length ? bytes.length : -1;
 }
 
 /** A positive safe integer at `path` in `value`, else null. */
@@ -159,15 +180,17 @@ function traceLineWithSeq(trace: Uint8Array, seq: number): number | null {
 	let low = 0;
 	let high = trace.length;
 	while (low < high) {
-		const middle = lineStartFrom(trace, low + Math.floor((high - low) / 2));
+		const middle = nearbyLineStart(trace, low + Math.floor((high - low) / 2));
+		if (middle < 0) return null;
 		// No line starts in the upper half: step through the lower half's lines from its start.
 		const probe = middle < high ? middle : low;
 		const found = seqAt(probe);
 		if (found === null) return null;
 		if (found === seq) return probe;
-		if (found < seq) low = lineStartFrom(trace, probe + 1);
+		if (found < seq) low = nearbyLineStart(trace, probe + 1);
 		else if (probe === low) return null;
 		else high = probe;
+		if (low < 0) return null;
 	}
 	return null;
 }

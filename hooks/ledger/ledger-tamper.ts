@@ -1,13 +1,18 @@
 /**
  * Tampering with exported jsonl bytes, for the verify tests that compare two ways of verifying
  * (line decodings, one pass and parts): byte flips, a line dropped, swapped or repeated, and the
- * line-break edits a reader must count right (a CRLF, an empty line). Only tests import this file.
+ * line-break edits a reader must count right (a CRLF, an empty line), and a U+FEFF at a line's
+ * start (the file's BOM at its first line, text anywhere else). Only tests import this file.
  */
 import fc from 'fast-check';
 
 export type Tamper =
 	| { kind: 'flips'; flips: [number, number][] }
-	| { kind: 'drop' | 'swap' | 'repeat' | 'crlf' | 'blank'; first: number; second: number };
+	| {
+			kind: 'drop' | 'swap' | 'repeat' | 'crlf' | 'blank' | 'bom';
+			first: number;
+			second: number;
+	  };
 
 export const tamperArbitrary: fc.Arbitrary<Tamper> = fc.oneof(
 	fc.record({
@@ -23,7 +28,8 @@ export const tamperArbitrary: fc.Arbitrary<Tamper> = fc.oneof(
 			'swap' as const,
 			'repeat' as const,
 			'crlf' as const,
-			'blank' as const
+			'blank' as const,
+			'bom' as const
 		),
 		first: fc.nat(),
 		second: fc.nat()
@@ -48,6 +54,9 @@ export function tampered(bytes: Uint8Array, tamper: Tamper): Uint8Array {
 	else if (tamper.kind === 'repeat') lines.splice(first, 0, lines[first]!);
 	else if (tamper.kind === 'crlf') lines[first] = `${lines[first]}\r`;
 	else if (tamper.kind === 'blank') lines.splice(first, 0, '');
+	// At the first line one time in three: a BOM there is the file's, which a reader drops.
+	else if (tamper.kind === 'bom')
+		lines[first % 3 === 0 ? 0 : first] = `\ufeff${lines[first % 3 === 0 ? 0 : first]}`;
 	else [lines[first], lines[second]] = [lines[second]!, lines[first]!];
 	return new TextEncoder().encode(lines.map((line) => `${line}\n`).join(''));
 }

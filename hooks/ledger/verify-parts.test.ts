@@ -136,11 +136,49 @@ describe('verify in parts', () => {
 		}
 	});
 
+	it('reads a BOM at the trace’s start as the file’s, in a later part whose trace starts there', async () => {
+		// The first audit part has no mutation record, so the second part's trace starts at the
+		// file's first byte, where one pass drops a BOM.
+		const auditBytes = new TextEncoder().encode(
+			`{"seq":1,"type":"x","pad":"${'p'.repeat(200)}"}\n{"seq":2,"type":"mutation-record","trace":{"a":1}}\n{"seq":3,"type":"y"}\n`
+		);
+		const traceBytes = new TextEncoder().encode('\ufeff{"a":1}\n');
+		for (const decoding of ['ascii-chunks', 'text-decoder'] as const) {
+			const expected = outcome(await verifyPass(input(auditBytes, traceBytes, decoding)));
+			for (const partCount of [2, 3])
+				for (const helper of ['helps', 'never-starts'] as const) {
+					const result = await verifyInParts(
+						input(auditBytes, traceBytes, decoding),
+						helperOf(helper),
+						partCount
+					);
+					expect(outcome(result), `${decoding}, ${partCount} parts, ${helper}`).toEqual(expected);
+				}
+		}
+	});
+
+	it('verifies in one pass when the helper cannot even be started', async () => {
+		const expected = outcome(await verifyPass(input(audit, trace, 'text-decoder')));
+		const result = await verifyInParts(
+			input(audit, trace, 'text-decoder'),
+			() => {
+				throw new Error('no threads here');
+			},
+			4
+		);
+		expect(outcome(result)).toEqual(expected);
+	});
+
 	describe('verifyPassInParts starts no helper', () => {
-		afterEach(() => vi.unstubAllGlobals());
-		const refusing: StartVerifyHelper = () => {
+		// Counted, not thrown: a helper that cannot be started is no error (verify goes on alone).
+		const refusing = vi.fn<StartVerifyHelper>(() => {
 			throw new Error('no helper was to be started');
-		};
+		});
+		afterEach(() => {
+			vi.unstubAllGlobals();
+			expect(refusing).not.toHaveBeenCalled();
+			refusing.mockClear();
+		});
 
 		it('for a ledger below the size parts pay off at', async () => {
 			const result = await verifyPassInParts(input(audit, trace, 'ascii-chunks'), refusing);

@@ -3,7 +3,12 @@ import type { SyncContentHasher } from '../hashing/sync-sha256.js';
 import { planLedgerParts, type LedgerPart } from './ledger-parts.js';
 import { mergeVerifyParts } from './merge-verify-parts.js';
 import { JsonlLineReader, parseJsonlLine } from './read-jsonl.js';
-import { verifyPass, type VerifyPassInput, type VerifyPassResult } from './verify-pass.js';
+import {
+	readStart,
+	verifyPass,
+	type VerifyPassInput,
+	type VerifyPassResult
+} from './verify-pass.js';
 
 /**
  * Verifying a large ledger on two threads. Every line's hash covers its stored prev_hash, not the
@@ -164,8 +169,13 @@ export async function verifyInParts(
 	const audit = input.auditJsonl;
 	const trace = input.traceJsonl;
 	// The helper first: its thread starts (tens of milliseconds to a hundred) while this one plans
-	// the parts and shares the bytes.
-	const helper = startHelper();
+	// the parts and shares the bytes. One that cannot even be started leaves one pass.
+	let helper: VerifyHelper;
+	try {
+		helper = startHelper();
+	} catch {
+		return verifyPass(input);
+	}
 	try {
 		const parts = planLedgerParts(audit, trace, partCount);
 		if (parts.length < 2) return await verifyPass(input);
@@ -233,7 +243,7 @@ async function auditValuesOf(
 	const placement = part.placement;
 	const reader = new JsonlLineReader(readable(audit, part.audit), {
 		decoding: lineDecoding,
-		start: placement.first ? undefined : { linesBefore: placement.auditLinesBefore }
+		start: readStart(placement.auditLinesBefore)
 	});
 	const values: unknown[] = [];
 	for (;;) {

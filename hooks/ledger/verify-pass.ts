@@ -8,6 +8,7 @@ import {
 	parseJsonlLine,
 	type JsonlEntry,
 	type JsonlLine,
+	type JsonlReadStart,
 	type JsonlSource
 } from './read-jsonl.js';
 import {
@@ -56,6 +57,16 @@ export interface PartPlacement {
 	first: boolean;
 	/** The part ends at the audit log's end: it reads the trace lines no mutation record pulled. */
 	last: boolean;
+}
+
+/**
+ * Where a reader of a part starts: after the lines before it, or, when there are none, at the
+ * file's start, where a BOM is the file's and not text. A later part can start there too (a trace
+ * whose first lines belong to a later audit part), so this goes by the lines before, not by
+ * `first`; a part whose lines before were guessed wrong is caught by the merge's numbering check.
+ */
+export function readStart(linesBefore: number): JsonlReadStart | undefined {
+	return linesBefore > 0 ? { linesBefore } : undefined;
 }
 
 /** What merging a part with its neighbours needs (verify-parts.ts). */
@@ -136,11 +147,11 @@ export async function verifyPass(input: VerifyPassInput): Promise<VerifyPassResu
 	const last = placement?.last ?? true;
 	const auditReader = new JsonlLineReader(input.auditJsonl, {
 		decoding: input.lineDecoding,
-		start: first ? undefined : { linesBefore: placement?.auditLinesBefore ?? 0 }
+		start: readStart(placement?.auditLinesBefore ?? 0)
 	});
 	const traceReader = new JsonlLineReader(input.traceJsonl, {
 		decoding: input.lineDecoding,
-		start: first ? undefined : { linesBefore: placement?.traceLinesBefore ?? 0 }
+		start: readStart(placement?.traceLinesBefore ?? 0)
 	});
 	const auditVerifier = new ChainVerifier(auditChain, input.hasher, { open: !first });
 	const traceVerifier = new ChainVerifier(traceChain, input.hasher, { open: !first });

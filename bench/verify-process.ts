@@ -7,12 +7,15 @@
 // Usage: node bin/run-ts.js bench/verify-process.ts <audit> <trace>
 import { nodeVerifyPorts } from '../bin/cli/node-ports.js';
 import { readFileShared } from '../bin/cli/read-file-shared.js';
+import { verifyHelperThreads } from '../bin/cli/verify-helper-thread.js';
 import { verifyLedger } from '../hooks/ledger/verify.js';
 
 const [auditPath, tracePath] = process.argv.slice(2);
 if (!auditPath || !tracePath)
 	throw new Error('usage: verify-process.ts <audit.jsonl> <agent_trace.jsonl>');
-// Read as the CLI reads an export's ledger (read-export-source.ts): into shared memory.
+// As `threadline verify` does: the helper thread's program compiled while the files are read, and
+// the files read into shared memory (read-export-source.ts).
+void verifyHelperThreads.prepare();
 const audit = await readFileShared(auditPath);
 const trace = await readFileShared(tracePath);
 const runs: number[] = [];

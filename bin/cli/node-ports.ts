@@ -3,7 +3,7 @@ import type { Clock, IdSource, Scheduler } from '../../hooks/pipeline/ports.js';
 import type { LineDecoding } from '../../hooks/bytes/line-decoding.js';
 import type { SyncContentHasher } from '../../hooks/hashing/sync-sha256.js';
 import type { StartVerifyHelper } from '../../hooks/ledger/verify-parts.js';
-import { startVerifyHelperThread } from './verify-helper-thread.js';
+import { verifyHelperThreads } from './verify-helper-thread.js';
 import { nodeContentHash } from './node-content-hash.js';
 
 export const systemClock: Clock = {
@@ -34,7 +34,7 @@ export const randomIds: IdSource = { uuid: () => randomUUID() };
 export const nodeVerifyPorts = {
 	hasher: nodeContentHash,
 	lineDecoding: 'text-decoder',
-	startHelper: startVerifyHelperThread
+	startHelper: verifyHelperThreads.start
 } as const satisfies {
 	hasher: SyncContentHasher;
 	lineDecoding: LineDecoding;

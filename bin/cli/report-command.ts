@@ -7,6 +7,7 @@ import type { Rubric } from '../../hooks/report/rubric.js';
 import { parseScenarioManifest } from '../../hooks/scenarios/scenario-schema.js';
 import { findExports, loadExport } from './read-export-source.js';
 import { nodeVerifyPorts } from './node-ports.js';
+import { verifyHelperThreads } from './verify-helper-thread.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
 
@@ -29,6 +30,8 @@ export async function reportCommand(
 	const rubric = rubricSource === undefined ? null : await readRubric(rubricSource);
 	const scored = rubric !== null;
 	const options = { ...nodeVerifyPorts, rubric };
+	// Compiled while the exports are read, for ledgers large enough to verify on both cores.
+	void verifyHelperThreads.prepare();
 
 	const batch = await findExports(source);
 	if (batch) {

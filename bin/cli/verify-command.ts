@@ -2,6 +2,7 @@ import { countLinesOfBytes } from '../../hooks/ledger/read-jsonl.js';
 import { verifyLedger } from '../../hooks/ledger/verify.js';
 import { loadExport } from './read-export-source.js';
 import { nodeVerifyPorts } from './node-ports.js';
+import { verifyHelperThreads } from './verify-helper-thread.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
 import { witnessedVerify, type WitnessReport } from './witnessed-verify.js';
@@ -35,6 +36,8 @@ export async function verifyCommand(
 			'verify takes one export: threadline verify <dir|zip> [--json] [--witness-key <key|url>] [--witness <url> --token <instructor token>]'
 		);
 	const source = positional[0] as string;
+	// Compiled while the export is read, for a ledger large enough to verify on both cores.
+	void verifyHelperThreads.prepare();
 	const loaded = await loadExport(source);
 	const auditBytes = loaded.orchestrationFiles.get('audit.jsonl') ?? new Uint8Array(0);
 	const traceBytes = loaded.orchestrationFiles.get('agent_trace.jsonl') ?? new Uint8Array(0);

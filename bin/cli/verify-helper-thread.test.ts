@@ -1,24 +1,20 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planLedgerParts } from '../../hooks/ledger/ledger-parts.js';
 import { buildMixedLedger, resealedExport } from '../../hooks/ledger/ledger-test-fixtures.js';
 import { mergeVerifyParts } from '../../hooks/ledger/merge-verify-parts.js';
-import { verifyInParts, type VerifyPartsJob } from '../../hooks/ledger/verify-parts.js';
+import {
+	verifyInParts,
+	verifyPassInParts,
+	type VerifyPartsJob
+} from '../../hooks/ledger/verify-parts.js';
 import { verifyPass, type VerifyPassResult } from '../../hooks/ledger/verify-pass.js';
 import { nodeContentHash } from './node-content-hash.js';
-import {
-	startVerifyHelperThreadOf,
-	verifyHelperProgram,
-	type VerifyHelperProgram
-} from './verify-helper-thread.js';
+import { verifyHelperEntry, verifyHelperThreadsOf } from './verify-helper-thread.js';
 
-/**
- * The CLI's verify helper: a real worker thread running verify-helper-entry.ts, compiled by
- * esbuild and kept in a cache file (a temporary one here, so the tests neither use nor disturb the
- * CLI's own).
- */
+/** The CLI's verify helper: a real worker thread running verify-helper-entry.ts, compiled by esbuild. */
 
 let audit: Uint8Array;
 let trace: Uint8Array;
@@ -54,10 +50,6 @@ function input(keepAuditValues = false) {
 	};
 }
 
-function programIn(name: string): VerifyHelperProgram {
-	return { entry: verifyHelperProgram.entry, cacheFile: join(folder, name, 'verify-helper.json') };
-}
-
 /** A job whose every part is left to the helper: this thread takes none. */
 function jobOf(partCount: number): VerifyPartsJob {
 	return {
@@ -74,9 +66,11 @@ function outcome({ boundaries: _boundaries, ...rest }: VerifyPassResult) {
 	return rest;
 }
 
-/** Runs a job on a helper of `program` and hands back its answer. */
-async function helperAnswer(program: VerifyHelperProgram, job: VerifyPartsJob) {
-	const helper = startVerifyHelperThreadOf(program)();
+/** Runs a job on a helper running `entry` and hands back its answer. */
+async function helperAnswer(entry: string, job: VerifyPartsJob, prepared = false) {
+	const threads = verifyHelperThreadsOf(entry);
+	if (prepared) await threads.prepare();
+	const helper = threads.start();
 	try {
 		return await helper.verifyParts(job).results;
 	} finally {
@@ -85,77 +79,85 @@ async function helperAnswer(program: VerifyHelperProgram, job: VerifyPartsJob) {
 }
 
 describe('the verify helper thread', () => {
-	it('verifies the parts it takes exactly as one pass does, and leaves its compiled program in the cache', async () => {
-		const program = programIn('fresh');
+	it('verifies the parts it takes exactly as one pass does, keeping no audit values', async () => {
 		const job = jobOf(5);
-		const parts = await helperAnswer(program, job);
+		const parts = await helperAnswer(verifyHelperEntry, job);
 		expect(parts.map((part) => part.index)).toEqual(job.parts.map((_, index) => index));
 		for (const part of parts) expect(part.result.auditValues).toBeNull();
 		const merged = mergeVerifyParts(parts.map((part) => part.result));
 		expect(merged && outcome(merged)).toEqual(outcome(await verifyPass(input())));
-
-		const cached = JSON.parse(await readFile(program.cacheFile, 'utf8')) as {
-			entry: string;
-			inputs: string[];
-			digest: string;
-			code: string;
-		};
-		expect(cached.entry).toBe(program.entry);
-		expect(cached.inputs).toContain(program.entry);
-		expect(cached.inputs.some((path) => path.endsWith('hooks/ledger/verify-pass.ts'))).toBe(true);
-		expect(cached.digest).toMatch(/^[0-9a-f]{64}$/);
 	});
 
-	it('runs the cached program while every file it was compiled from is unchanged, and compiles again when one changed', async () => {
-		const program = programIn('cached');
-		await helperAnswer(program, jobOf(2));
-		const cached = JSON.parse(await readFile(program.cacheFile, 'utf8')) as {
-			digest: string;
-			code: string;
-		};
-		// A program that says where it came from: only the cache holds it.
-		const marker = `require('node:worker_threads').parentPort.once('message', () => require('node:worker_threads').parentPort.postMessage({ kind: 'failed', message: 'from the cache' }));`;
-		await writeFile(program.cacheFile, JSON.stringify({ ...cached, code: marker }));
-		await expect(helperAnswer(program, jobOf(2))).rejects.toThrow('from the cache');
-
-		await writeFile(
-			program.cacheFile,
-			JSON.stringify({ ...cached, code: marker, digest: 'f'.repeat(64) })
-		);
-		const parts = await helperAnswer(program, jobOf(2));
-		expect(parts.length).toBe(2);
-		const recompiled = JSON.parse(await readFile(program.cacheFile, 'utf8')) as { code: string };
-		expect(recompiled.code).not.toContain('from the cache');
+	it('runs the program compiled by prepare, or else compiles the sources as they are when it starts', async () => {
+		const entry = join(folder, 'answers.ts');
+		const answering = (words: string) =>
+			writeFile(
+				entry,
+				`import { parentPort } from 'node:worker_threads';\nconst said: string = '${words}';\nparentPort?.once('message', () => parentPort?.postMessage({ kind: 'failed', message: said }));\n`
+			);
+		await answering('first version');
+		await expect(helperAnswer(entry, jobOf(2))).rejects.toThrow('first version');
+		const threads = verifyHelperThreadsOf(entry);
+		await threads.prepare();
+		await answering('second version');
+		const helper = threads.start();
+		try {
+			await expect(helper.verifyParts(jobOf(2)).results).rejects.toThrow('first version');
+		} finally {
+			helper.close();
+		}
+		await expect(helperAnswer(entry, jobOf(2))).rejects.toThrow('second version');
 	});
 
-	it('compiles anew over a cache file that is not JSON', async () => {
-		const program = programIn('garbled');
-		await helperAnswer(program, jobOf(2));
-		await writeFile(program.cacheFile, '{"entry": "half a file');
-		expect((await helperAnswer(program, jobOf(3))).length).toBe(3);
+	it('verifies its parts as one pass does with the program prepare compiled', async () => {
+		const job = jobOf(3);
+		const parts = await helperAnswer(verifyHelperEntry, job, true);
+		const merged = mergeVerifyParts(parts.map((part) => part.result));
+		expect(merged && outcome(merged)).toEqual(outcome(await verifyPass(input())));
 	});
 
 	it('fails, and verify gives one pass’s result without it, when its program cannot be compiled', async () => {
-		const broken: VerifyHelperProgram = {
-			entry: join(folder, 'no-such-entry.ts'),
-			cacheFile: join(folder, 'broken', 'verify-helper.json')
-		};
+		const broken = join(folder, 'no-such-entry.ts');
 		await expect(helperAnswer(broken, jobOf(2))).rejects.toThrow(/the verify helper failed/);
 		for (const keepAuditValues of [false, true]) {
 			const result = await verifyInParts(
 				input(keepAuditValues),
-				startVerifyHelperThreadOf(broken),
+				verifyHelperThreadsOf(broken).start,
 				4
 			);
 			expect(outcome(result)).toEqual(outcome(await verifyPass(input(keepAuditValues))));
 		}
 	});
 
+	it('fails quietly when it is never handed a job: a large ledger that cannot be cut', async () => {
+		// One audit line and a large trace: one part, one pass, and the helper just closed. Its
+		// failure to compile, after that, must not reach the process as an unhandled error.
+		const unhandled: unknown[] = [];
+		const listener = (error: unknown) => unhandled.push(error);
+		process.on('uncaughtException', listener);
+		try {
+			const oneLine = shared(new TextEncoder().encode('{"seq":1,"type":"x"}'));
+			const result = await verifyPassInParts(
+				{
+					...input(),
+					auditJsonl: oneLine,
+					traceJsonl: shared(new Uint8Array(17 * 1024 * 1024).fill(10))
+				},
+				verifyHelperThreadsOf(join(folder, 'no-such-entry.ts')).start
+			);
+			expect(result.auditEvents).toBe(1);
+			await new Promise((resolve) => setTimeout(resolve, 1_000));
+		} finally {
+			process.off('uncaughtException', listener);
+		}
+		expect(unhandled).toEqual([]);
+	});
+
 	it('gives one pass’s result, audit values and all, verifying in parts beside this thread', async () => {
 		const expected = outcome(await verifyPass(input(true)));
 		const result = await verifyInParts(
 			input(true),
-			startVerifyHelperThreadOf(programIn('beside')),
+			verifyHelperThreadsOf(verifyHelperEntry).start,
 			6
 		);
 		expect(outcome(result)).toEqual(expected);

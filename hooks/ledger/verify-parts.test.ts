@@ -101,12 +101,21 @@ describe('verify in parts', () => {
 					const auditBytes = inAudit ? tampered(audit, tamper) : audit;
 					const traceBytes = inAudit ? trace : tampered(trace, tamper);
 					const expected = outcome(await verifyPass(input(auditBytes, traceBytes, decoding)));
+					const progress: number[] = [];
 					const parts = await verifyInParts(
-						input(auditBytes, traceBytes, decoding),
+						{
+							...input(auditBytes, traceBytes, decoding),
+							onProgress: (read) => progress.push(read),
+							// Every line, so one pass read again reports from its first line on.
+							progressEvery: 1
+						},
 						helperOf(helper),
 						partCount
 					);
 					expect(outcome(parts)).toEqual(expected);
+					// Never backwards, even when the parts were thrown away and one pass read again.
+					for (let index = 1; index < progress.length; index++)
+						expect(progress[index]).toBeGreaterThanOrEqual(progress[index - 1] as number);
 				}
 			),
 			{ numRuns: 300 }

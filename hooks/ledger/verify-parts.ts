@@ -170,6 +170,8 @@ export async function verifyInParts(
 	const trace = input.traceJsonl;
 	// The helper first: its thread starts (tens of milliseconds to a hundred) while this one plans
 	// the parts and shares the bytes. One that cannot even be started leaves one pass.
+	/** Audit lines the progress said were verified. */
+	let shown = 0;
 	let helper: VerifyHelper;
 	try {
 		helper = startHelper();
@@ -197,7 +199,10 @@ export async function verifyInParts(
 			? handed.results.catch(() => [] as VerifiedPart[])
 			: Promise.resolve([] as VerifiedPart[]);
 		const onLines = input.onProgress
-			? () => input.onProgress?.(Atomics.load(job.counters, linesVerified))
+			? () => {
+					shown = Atomics.load(job.counters, linesVerified);
+					input.onProgress?.(shown);
+				}
 			: undefined;
 		// This thread reads the bytes it was given, not their shared copy.
 		const own: TakeOptions = {
@@ -228,7 +233,13 @@ export async function verifyInParts(
 	} finally {
 		helper.close();
 	}
-	return verifyPass(input);
+	// One pass reads the files again from their start: its progress shows once it is past what the
+	// parts showed, so a progress bar never goes back.
+	const onProgress = input.onProgress;
+	return verifyPass({
+		...input,
+		onProgress: onProgress && ((read) => read > shown && onProgress(read))
+	});
 }
 
 /**

@@ -168,10 +168,10 @@ export async function verifyInParts(
 ): Promise<VerifyPassResult> {
 	const audit = input.auditJsonl;
 	const trace = input.traceJsonl;
-	// The helper first: its thread starts (tens of milliseconds to a hundred) while this one plans
-	// the parts and shares the bytes. One that cannot even be started leaves one pass.
 	/** Audit lines the progress said were verified. */
 	let shown = 0;
+	// The helper first: its thread starts (tens of milliseconds to a hundred) while this one plans
+	// the parts and shares the bytes. One that cannot even be started leaves one pass.
 	let helper: VerifyHelper;
 	try {
 		helper = startHelper();

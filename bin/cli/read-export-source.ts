@@ -1,15 +1,31 @@
 import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import {
 	readExportFiles,
-	unzipExport,
+	unzipExportWith,
 	type ExportEntries
 } from '../../hooks/ledger/read-export.js';
+import { boundedInflateWith } from '../../hooks/zip/sync-native-inflate.js';
 import { exportZipLimits } from '../../hooks/zip/read-zip.js';
 import { readFileShared } from './read-file-shared.js';
 import { UsageError } from './usage-error.js';
 
 export type LoadedExport = Exclude<ReturnType<typeof readExportFiles>, { error: string }>;
+
+/**
+ * Zips are inflated by node:zlib, bounded by each entry's declared size (about twice as fast as
+ * fflate for a large export: sync-native-inflate.ts), with the same checks as everywhere else.
+ */
+const zlibInflate = boundedInflateWith((packed, maximumOutput) => {
+	try {
+		const output = inflateRawSync(packed, { maxOutputLength: maximumOutput });
+		return new Uint8Array(output.buffer, output.byteOffset, output.byteLength);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return 'too-large';
+		throw error;
+	}
+});
 
 /** The ledger's files: audit.jsonl and agent_trace.jsonl (the largest by far). */
 const ledgerFile = /^\.orchestration\/[^/]+\.jsonl$/;
@@ -89,7 +105,7 @@ export async function loadExport(source: string): Promise<LoadedExport> {
 				);
 			}
 			try {
-				entries = unzipExport(new Uint8Array(await readFile(source)));
+				entries = await unzipExportWith(new Uint8Array(await readFile(source)), zlibInflate);
 			} catch (error) {
 				throw new UsageError(`${source} is not a readable export zip: ${(error as Error).message}`);
 			}

@@ -6,6 +6,7 @@ import {
 	readZip,
 	readZipWith,
 	ZipReadError,
+	type BoundedInflate,
 	type ZipEntry,
 	type ZipLimits
 } from '../zip/read-zip.js';
@@ -172,6 +173,15 @@ export async function unzipExportNatively(
 ): Promise<Required<ExportEntries>> {
 	const inflate = nativeInflate();
 	if (!inflate) return unzipExport(bytes, limits);
+	return unzipExportWith(bytes, inflate, limits);
+}
+
+/** unzipExport inflating with `inflate` (a native one: native-inflate.ts, sync-native-inflate.ts). */
+export async function unzipExportWith(
+	bytes: Uint8Array,
+	inflate: BoundedInflate,
+	limits: ZipLimits = exportZipLimits
+): Promise<Required<ExportEntries>> {
 	let entries;
 	try {
 		entries = await readZipWith(bytes, limits, inflate);

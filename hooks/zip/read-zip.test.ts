@@ -2,7 +2,9 @@ import { deflateSync, strToU8, zipSync } from 'fflate';
 import { concatenateBytes } from '../bytes/concatenate-bytes.js';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from './crc32.js';
+import { inflateRawSync } from 'node:zlib';
 import { nativeInflate } from './native-inflate.js';
+import { boundedInflateWith } from './sync-native-inflate.js';
 import {
 	exportZipLimits,
 	readZip,
@@ -92,13 +94,27 @@ type Reader = (zip: Uint8Array, limits?: ZipLimits) => Promise<ZipEntry[]>;
 const inflate = nativeInflate({ smallestInput: 0 });
 if (!inflate) throw new Error('this Node has no DecompressionStream("deflate-raw")');
 
-// Every case runs through both ways of inflating: fflate (readZip: the CLI, scenarios, imports)
-// and the platform's DecompressionStream (readZipWith: the grading Worker).
+// The CLI's inflater: node:zlib, stopped one byte past the declared size.
+const zlibInflate = boundedInflateWith((packed, maximumOutput) => {
+	try {
+		return inflateRawSync(packed, { maxOutputLength: maximumOutput });
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return 'too-large';
+		throw error;
+	}
+});
+
+// Every case runs through all three ways of inflating: fflate (readZip: scenarios, imports), the
+// platform's DecompressionStream (readZipWith: the grading Worker) and node:zlib (the CLI).
 describe.each<[string, Reader]>([
 	['readZip', async (zip, limits) => readZip(zip, limits)],
 	[
 		'readZipWith a native inflater',
 		(zip, limits) => readZipWith(zip, limits ?? exportZipLimits, inflate)
+	],
+	[
+		'readZipWith node:zlib',
+		(zip, limits) => readZipWith(zip, limits ?? exportZipLimits, zlibInflate)
 	]
 ])('%s', (_name, read) => {
 	async function refusal(zip: Uint8Array, limits?: ZipLimits): Promise<string> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planLedgerParts } from '../../hooks/ledger/ledger-parts.js';
-import { buildMixedLedger, resealedExport } from '../../hooks/ledger/ledger-test-fixtures.js';
+import { mixedExportBytes } from '../../hooks/ledger/ledger-test-fixtures.js';
 import { mergeVerifyParts } from '../../hooks/ledger/merge-verify-parts.js';
 import {
 	verifyInParts,
@@ -21,12 +21,9 @@ let trace: Uint8Array;
 let folder: string;
 
 beforeAll(async () => {
-	const exported = await resealedExport((await buildMixedLedger()).events, (drafts) => {
-		for (const [index, draft] of drafts.entries())
-			if (index % 4 === 2) draft.session_id = `séance-${index}…`;
-	});
-	audit = shared(new TextEncoder().encode(exported.audit));
-	trace = shared(new TextEncoder().encode(exported.trace));
+	const exported = await mixedExportBytes(4, 2);
+	audit = shared(exported.audit);
+	trace = shared(exported.trace);
 	folder = await mkdtemp(join(tmpdir(), 'threadline-helper-'));
 });
 

@@ -99,13 +99,18 @@ function auditCuts(audit: Uint8Array, count: number): number[] {
 	return starts;
 }
 
-/** The first line start at or after `position` (the length when there is none). */
-function lineStartFrom(bytes: Uint8Array, position: number): number {
+/**
+ * The first line start at or after `position` (the length when there is none), looked for in the
+ * next `within` bytes only: -1 when none starts there.
+ */
+function lineStartFrom(bytes: Uint8Array, position: number, within = Infinity): number {
 	if (position <= 0) return 0;
 	if (position >= bytes.length) return bytes.length;
 	if (bytes[position - 1] === lineFeed) return position;
-	const newline = bytes.indexOf(lineFeed, position);
-	return newline < 0 ? bytes.length : newline + 1;
+	const end = Math.min(bytes.length, position + within);
+	const newline = bytes.subarray(position, end).indexOf(lineFeed);
+	if (newline >= 0) return position + newline + 1;
+	return end >= bytes.length ? bytes.length : -1;
 }
 
 /**
@@ -128,18 +133,6 @@ function readLine(bytes: Uint8Array, start: number): unknown {
 	} catch {
 		return undefined;
 	}
-}
-
-/** The first line start at or after `position`, looked for within the limit; -1 beyond it. */
-function nearbyLineStart(bytes: Uint8Array, position: number): number {
-	if (position <= 0) return 0;
-	if (position >= bytes.length) return bytes.length;
-	if (bytes[position - 1] === lineFeed) return position;
-	const newline = bytes
-		.subarray(position, Math.min(bytes.length, position + guessLineLimit))
-		.indexOf(lineFeed);
-	if (newline >= 0) return position + newline + 1;
-	return position + guessLineLimit >= bytes.length ? bytes.length : -1;
 }
 
 /** A positive safe integer at `path` in `value`, else null. */
@@ -180,14 +173,14 @@ function traceLineWithSeq(trace: Uint8Array, seq: number): number | null {
 	let low = 0;
 	let high = trace.length;
 	while (low < high) {
-		const middle = nearbyLineStart(trace, low + Math.floor((high - low) / 2));
+		const middle = lineStartFrom(trace, low + Math.floor((high - low) / 2), guessLineLimit);
 		if (middle < 0) return null;
 		// No line starts in the upper half: step through the lower half's lines from its start.
 		const probe = middle < high ? middle : low;
 		const found = seqAt(probe);
 		if (found === null) return null;
 		if (found === seq) return probe;
-		if (found < seq) low = nearbyLineStart(trace, probe + 1);
+		if (found < seq) low = lineStartFrom(trace, probe + 1, guessLineLimit);
 		else if (probe === low) return null;
 		else high = probe;
 		if (low < 0) return null;

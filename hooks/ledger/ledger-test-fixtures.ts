@@ -412,3 +412,20 @@ export async function resealedExport(
 		trace: exported.get('agent_trace.jsonl') as string
 	};
 }
+
+/**
+ * The mixed ledger's export as UTF-8 bytes, resealed with every `every`-th event (from `first`) in
+ * a session whose name is not ASCII, so its lines take both ways of decoding
+ * (hooks/bytes/line-decoding.ts): what the tests that compare ways of verifying read.
+ */
+export async function mixedExportBytes(
+	every: number,
+	first = 1
+): Promise<{ audit: Uint8Array; trace: Uint8Array }> {
+	const exported = await resealedExport((await buildMixedLedger()).events, (drafts) => {
+		for (const [index, draft] of drafts.entries())
+			if (index % every === first) draft.session_id = `séance-${index}…`;
+	});
+	const encoder = new TextEncoder();
+	return { audit: encoder.encode(exported.audit), trace: encoder.encode(exported.trace) };
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LineDecoding } from '../bytes/line-decoding.js';
-import { buildMixedLedger, resealedExport } from './ledger-test-fixtures.js';
+import { buildMixedLedger, mixedExportBytes, resealedExport } from './ledger-test-fixtures.js';
 import { tamperArbitrary, tampered } from './ledger-tamper.js';
 import { verifyLedger, type VerifyReport } from './verify.js';
 
@@ -15,15 +15,8 @@ let audit: Uint8Array;
 let trace: Uint8Array;
 
 beforeAll(async () => {
-	const fixture = await buildMixedLedger();
 	// Every other event from a session whose name is not ASCII, so both decodings are exercised.
-	const exported = await resealedExport(fixture.events, (drafts) => {
-		for (const [index, draft] of drafts.entries())
-			if (index % 2 === 1) draft.session_id = `séance-${index}…`;
-	});
-	const encoder = new TextEncoder();
-	audit = encoder.encode(exported.audit);
-	trace = encoder.encode(exported.trace);
+	({ audit, trace } = await mixedExportBytes(2));
 });
 
 /**

@@ -4,7 +4,7 @@ import { loadSyncContentHasher, type SyncContentHasher } from '../hashing/sync-s
 import type { LineDecoding } from '../bytes/line-decoding.js';
 import { planLedgerParts } from './ledger-parts.js';
 import { tamperArbitrary, tampered } from './ledger-tamper.js';
-import { buildMixedLedger, resealedExport } from './ledger-test-fixtures.js';
+import { mixedExportBytes } from './ledger-test-fixtures.js';
 import { verifyPass, type VerifyPassResult } from './verify-pass.js';
 import {
 	partsFromBytes,
@@ -28,13 +28,7 @@ let hasher: SyncContentHasher;
 
 beforeAll(async () => {
 	hasher = await loadSyncContentHasher();
-	const fixture = await buildMixedLedger();
-	const exported = await resealedExport(fixture.events, (drafts) => {
-		for (const [index, draft] of drafts.entries())
-			if (index % 3 === 1) draft.session_id = `séance-${index}…`;
-	});
-	audit = new TextEncoder().encode(exported.audit);
-	trace = new TextEncoder().encode(exported.trace);
+	({ audit, trace } = await mixedExportBytes(3));
 });
 
 type HelperKind = 'helps' | 'fails-after-taking' | 'never-starts';

@@ -69,6 +69,31 @@ export const migrations: readonly { version: number; name: string; sql: string }
 		// Events are only ever inserted by appendBatchInTransaction, after the statement that
 		// creates and locks their ledger in the same transaction, and ledgers are never deleted.
 		sql: `ALTER TABLE ledger_events DROP CONSTRAINT IF EXISTS ledger_events_ledger_id_fkey`
+	},
+	{
+		version: 3,
+		name: 'a ledger is bound to its first event, learner and scenario; copied histories recorded',
+		// genesis_hash: the hash of the ledger's seq 1, set by its first append and never again.
+		// Unique: one history (every later hash covers it) lives in one ledger of one learner, so a
+		// history sent again under a fresh id (laundered, or another learner's) is caught by the
+		// index even when two instances race. NULL for ledgers created before this migration.
+		sql: `
+			ALTER TABLE ledgers ADD COLUMN genesis_hash text;
+			ALTER TABLE ledgers ADD COLUMN scenario text;
+			CREATE UNIQUE INDEX ledgers_by_genesis ON ledgers (genesis_hash);
+			CREATE TABLE ledger_copies (
+				id bigserial PRIMARY KEY,
+				ledger_id text NOT NULL,
+				learner_id text NOT NULL,
+				original_ledger_id text NOT NULL,
+				original_learner_id text NOT NULL,
+				kind text NOT NULL,
+				from_seq integer NOT NULL,
+				received_at timestamptz NOT NULL DEFAULT now()
+			);
+			CREATE INDEX ledger_copies_by_ledger ON ledger_copies (ledger_id);
+			CREATE INDEX ledger_copies_by_original ON ledger_copies (original_ledger_id)
+		`
 	}
 ];
 

@@ -30,6 +30,7 @@ import { TabCoordination } from '../ledger/tab-coordination.js';
 import { Workspace } from '../workspace/workspace.svelte.js';
 import { downloadBytes } from '../workspace/file-transfer.js';
 import { sharedScenario } from '../share/shared-scenario.js';
+import { otherVersionWorkspaces, scenarioChangedNotice } from '../scenarios/scenario-workspace.js';
 import { bundleFileBytes, resolveScenario, type ResolvedScenario } from './resolve-scenario.js';
 import { childrenOf, completeLine, type LineCompletion } from '../terminal/tab-completion.js';
 import { zipWorkspace } from './workspace-zip.js';
@@ -120,7 +121,7 @@ export class IdeSession {
 			this.scenario = scenario;
 			this.step = 'Opening the saved workspace…';
 			// One writer per scenario across tabs: a second tab is told and stays read-only.
-			this.tabs = await TabCoordination.start({ scenarioId: workspaceDatabaseName(scenario) });
+			this.tabs = await TabCoordination.start({ scenarioId: scenario.workspace });
 			this.tabNotice = this.tabs.role.kind === 'reader' ? this.tabs.role.message : null;
 			this.tabs.onRoleChange((role) => {
 				this.tabNotice =
@@ -128,10 +129,11 @@ export class IdeSession {
 						? role.message
 						: 'The other tab was closed: reload this one to work in it.';
 			});
-			this.store = await IndexedDbWorkspaceFiles.open(workspaceDatabaseName(scenario), {
+			this.store = await IndexedDbWorkspaceFiles.open(scenario.workspace, {
 				initialFiles: async () => bundleFileBytes(scenario.bundle),
 				extraStores: ledgerStoreNames
 			});
+			if (this.store.restoredFrom === 'initial-files') void this.sayWhenScenarioChanged(scenario);
 			this.ledger = await IndexedDbLedger.open({
 				store: this.store,
 				writable: this.tabs.role.kind === 'writer'
@@ -601,6 +603,24 @@ export class IdeSession {
 		});
 	}
 
+	/**
+	 * A remote scenario whose URL now serves other content opens in a new workspace (its
+	 * workspace is one per URL and content): say so, and that the earlier work is kept.
+	 */
+	private async sayWhenScenarioChanged(scenario: ResolvedScenario): Promise<void> {
+		if (!scenario.contentHash) return;
+		let names: string[];
+		try {
+			const databases = (await globalThis.indexedDB?.databases?.()) ?? [];
+			names = databases.flatMap((database) => (database.name ? [database.name] : []));
+		} catch {
+			return; // A browser that cannot list its databases: nothing to compare with.
+		}
+		if (otherVersionWorkspaces(scenario.workspace, names).length === 0) return;
+		// A notice about the ledger or storage matters more; this one is for information.
+		this.notice ??= scenarioChangedNotice(scenario.source);
+	}
+
 	private untrustedCheckConsent(scenario: ResolvedScenario): (command: string) => Promise<boolean> {
 		const source = scenario.source.startsWith('share:') ? 'a share link' : scenario.source;
 		return rememberedCheckConsent((command) =>
@@ -654,9 +674,3 @@ function preloadEditor(): Promise<void> {
 }
 
 type LedgerLike = Parameters<IndexedDbLedger['restoreHistory']>[1][number];
-
-function workspaceDatabaseName(scenario: ResolvedScenario): string {
-	if (scenario.source.startsWith('share:'))
-		return `threadline-workspace-${scenario.id}-${scenario.source.slice('share:'.length)}`;
-	return `threadline-workspace-${scenario.trusted ? scenario.id : `remote-${scenario.id}`}`;
-}

@@ -4,6 +4,12 @@ import {
 	loadRemoteScenario,
 	loadScenarioIndex
 } from '../scenarios/scenario-source.js';
+import {
+	builtInWorkspace,
+	remoteScenarioSource,
+	remoteWorkspace,
+	scenarioContentHash
+} from '../scenarios/scenario-workspace.js';
 
 export interface ResolvedScenario {
 	id: string;
@@ -11,6 +17,13 @@ export interface ResolvedScenario {
 	/** Built-in scenarios are trusted; a scenario from a URL is data from elsewhere. */
 	trusted: boolean;
 	source: string;
+	/**
+	 * The saved workspace it opens (an IndexedDB database name, see scenario-workspace.ts): keyed
+	 * by where the scenario comes from, never by the id it declares.
+	 */
+	workspace: string;
+	/** A remote scenario's content hash (`sha256:<hex>`): its workspace is one per URL and content. */
+	contentHash?: string;
 	/**
 	 * A share link that carries its history: the `.orchestration/` files of its export, imported
 	 * with the link's files (and verified) the first time its workspace opens.
@@ -29,11 +42,16 @@ export async function resolveScenario(
 	if (parameter && /^https?:\/\//i.test(parameter)) {
 		const remote = await loadRemoteScenario(parameter, fetcher);
 		if (!remote.ok) throw new Error(remote.error);
+		// Keyed by where it comes from and what it holds, never by the id it declares.
+		const source = remoteScenarioSource(remote.source);
+		const contentHash = await scenarioContentHash(remote.bundle);
 		return {
 			id: remote.bundle.manifest.id,
 			bundle: remote.bundle,
 			trusted: false,
-			source: parameter
+			source,
+			workspace: await remoteWorkspace(source, contentHash),
+			contentHash
 		};
 	}
 	// A named built-in is fetched beside the index, not after it: one round trip off the first paint.
@@ -52,7 +70,13 @@ export async function resolveScenario(
 	}
 	const loaded = await (named ?? loadBuiltInScenario(id, fetcher));
 	if (!loaded.ok) throw new Error(loaded.error);
-	return { id, bundle: loaded.bundle, trusted: true, source: `built-in:${id}` };
+	return {
+		id,
+		bundle: loaded.bundle,
+		trusted: true,
+		source: `built-in:${id}`,
+		workspace: builtInWorkspace(id)
+	};
 }
 
 export function bundleFileBytes(bundle: ScenarioBundle): Record<string, Uint8Array> {

@@ -1,4 +1,5 @@
 import type { ResolvedScenario } from '../ide/resolve-scenario.js';
+import { shareWorkspace } from '../scenarios/scenario-workspace.js';
 import { openShareFragment } from './share-link.js';
 
 /**
@@ -15,6 +16,7 @@ export async function sharedScenario(fragment: string): Promise<ResolvedScenario
 		bundle: opened.bundle,
 		trusted: false,
 		source: `share:${opened.fingerprint}`,
+		workspace: shareWorkspace(opened.bundle.manifest.id, opened.fingerprint),
 		...(opened.history ? { sharedHistory: opened.history } : {})
 	};
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isGovernancePath } from '../../hooks/pipeline/shell-transaction.js';
+import { isGovernancePath } from '../../hooks/paths/protected-paths.js';
 import {
 	branchNameProblem,
 	isGovernedByTheCore,

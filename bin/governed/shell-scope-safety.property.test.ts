@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryLedger } from '../../hooks/ledger/memory-ledger.js';
-import { isProtectedPath } from '../../hooks/paths/protected-paths.js';
+import { isGovernancePath } from '../../hooks/paths/protected-paths.js';
 import { createToolPipeline } from '../../hooks/pipeline/create-tool-pipeline.js';
 import { GovernanceState } from '../../hooks/pipeline/governance-state.js';
 import {
@@ -115,7 +115,7 @@ describe('shell scope safety (property, real local sandbox)', () => {
 						for (const path of changed) {
 							if (path === '.orchestration/AGENT.md' || path === '.orchestration/intent_map.md')
 								continue;
-							expect(isProtectedPath(path), `\`${line}\` changed ${path}`).toBe(false);
+							expect(isGovernancePath(path), `\`${line}\` changed ${path}`).toBe(false);
 							expect(state.scope.isInScope('INT-001', path), `\`${line}\` changed ${path}`).toBe(
 								true
 							);

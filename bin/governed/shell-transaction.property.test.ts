@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isGovernancePath } from '../../hooks/pipeline/shell-transaction.js';
+import { isGovernancePath } from '../../hooks/paths/protected-paths.js';
 import {
 	changedEntries,
 	entriesOf,

@@ -1,4 +1,4 @@
-import { isProtectedPath } from '../paths/protected-paths.js';
+import { isGovernancePath } from '../paths/protected-paths.js';
 import { ledgerStatesAfter } from './file-states.js';
 import type { LedgerEvent } from './ledger-event.js';
 
@@ -16,8 +16,9 @@ export interface CheckpointPlan {
 	/** Folders made after the checkpoint: removed when the restore leaves them empty. */
 	removeFolders: string[];
 	/**
-	 * Governance files (`.orchestration/`, `.git/`) that differ: never restored by hand; they
-	 * change only through governance (intents, completions), so the plan leaves them as they are.
+	 * Governance paths (`.orchestration/`, `.git/`, `.intentignore`, in any folded spelling) that
+	 * differ: never restored by hand; they change only through governance (intents, completions,
+	 * the intents panel's protection switch), so the plan leaves them as they are.
 	 */
 	kept: string[];
 }
@@ -54,7 +55,7 @@ export function checkpointPlan(events: readonly LedgerEvent[], seq: number): Che
 		const wanted = target.files.get(path) ?? null;
 		const current = now.files.get(path) ?? null;
 		if (wanted === current) continue;
-		if (isProtectedPath(path)) plan.kept.push(path);
+		if (isGovernancePath(path)) plan.kept.push(path);
 		else if (wanted === null) plan.deletes.push(path);
 		else plan.writes.push({ path, hash: wanted });
 	}
@@ -67,7 +68,7 @@ export function checkpointPlan(events: readonly LedgerEvent[], seq: number): Che
 	}
 	for (const [path, first] of [...firstAfter].sort(([left], [right]) => (left < right ? -1 : 1))) {
 		const last = now.folders.get(path);
-		if (isProtectedPath(path)) continue;
+		if (isGovernancePath(path)) continue;
 		if (first === 'created' && last === 'created') plan.removeFolders.push(path);
 		if (first === 'deleted' && last === 'deleted') plan.createFolders.push(path);
 	}

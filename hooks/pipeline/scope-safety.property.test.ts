@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isProtectedPath } from '../paths/protected-paths.js';
+import { isGovernancePath } from '../paths/protected-paths.js';
 import { normalizeWorkspacePath } from '../paths/normalize-path.js';
 import { createTestPipeline } from './pipeline-test-kit.js';
 
@@ -173,7 +173,7 @@ describe('scope safety (property)', () => {
 					const after = await snapshot(kit.fs);
 					for (const path of changedPaths(before, after)) {
 						if (systemFiles.has(path)) continue;
-						expect(isProtectedPath(path), `${call.tool} changed protected ${path}`).toBe(false);
+						expect(isGovernancePath(path), `${call.tool} changed protected ${path}`).toBe(false);
 						expect(
 							activeIntent,
 							`${call.tool} changed ${path} with no active intent`

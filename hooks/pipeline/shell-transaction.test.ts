@@ -4,9 +4,9 @@ import {
 	agentPathCheck,
 	canonicalPathProblem,
 	describeReview,
-	isGovernancePath,
 	reviewEntryChanges
 } from './shell-transaction.js';
+import { isGovernancePath } from '../paths/protected-paths.js';
 
 const file: EntryState = { kind: 'file', data: new Uint8Array([1]) };
 const folder: EntryState = { kind: 'folder' };

@@ -1,8 +1,11 @@
 import { toolError, type ToolError } from '../errors/tool-error.js';
 import { normalizeWorkspacePath } from '../paths/normalize-path.js';
-import { isProtectedPath } from '../paths/protected-paths.js';
+import {
+	governancePathKind,
+	governancePathLabel,
+	isGovernancePath
+} from '../paths/protected-paths.js';
 import type { EntryChange, FileChange } from '../tools/sandbox-ports.js';
-import { intentIgnorePath } from './governance-state.js';
 
 /**
  * The governed half of a shell command's transaction: the sandbox proposes every path the command
@@ -18,18 +21,6 @@ export type PathCheck = (path: string, entry: EntryChange) => ToolError | null;
 export interface ReviewedChanges {
 	allowed: EntryChange[];
 	refused: { entry: EntryChange; error: ToolError }[];
-}
-
-/**
- * Governance files an agent may never change, whatever its scope: the protected folders and
- * `.intentignore` (which decides which intents need a human's approval). Compared the way
- * isProtectedPath compares (case-insensitive, trailing dots and spaces ignored).
- */
-export function isGovernancePath(path: string): boolean {
-	if (isProtectedPath(path)) return true;
-	const slash = path.indexOf('/');
-	const firstSegment = slash === -1 ? path : path.slice(0, slash);
-	return firstSegment.replace(/[. ]+$/, '').toLowerCase() === intentIgnorePath;
 }
 
 /**
@@ -82,15 +73,22 @@ export function agentPathCheck(options: {
 	};
 }
 
-/** A person's terminal: no scope rule, but protected folders and links stay out of reach. */
+/**
+ * A person's terminal (and the npm scripts and git commands it runs): no scope rule, but the
+ * governance paths and links stay out of reach. Which intents are protected changes only in the
+ * intents panel, never as a side effect of a command (an agent may have written the script).
+ */
 export const personPathCheck: PathCheck = (path, entry) => {
 	const naming = canonicalPathProblem(path);
 	if (naming) return naming;
-	if (isProtectedPath(path)) {
+	const kind = governancePathKind(path);
+	if (kind) {
 		return toolError(
 			'protected_path',
-			`${path} is under .orchestration/ or .git/, which change only through governance, not from the shell.`,
-			'Edit the intents in the IDE; leave the ledger and .git/ alone.'
+			`${path} is ${kind === 'intentignore' ? '' : 'under '}${governancePathLabel(kind)}, which changes only through governance, not from the shell.`,
+			kind === 'intentignore'
+				? 'Protect or unprotect an intent with its Protected switch in the intents panel.'
+				: 'Edit the intents in the IDE; leave the ledger and .git/ alone.'
 		);
 	}
 	if (entry.after.kind === 'link') return linkRefusal(path);

@@ -500,7 +500,12 @@ describe('ToolPipeline: people edit governance files', () => {
 		});
 		expect(state.intentsErrors.length).toBeGreaterThan(0);
 		expect(state.scope.isInScope('INT-002', 'docs/x.md')).toBe(true);
-		await pipeline.recordHumanEdit({ path: '.intentignore', content: 'INT-002\n' });
+		// A save of .intentignore never changes protection: only the intents panel's switch does.
+		await expect(
+			pipeline.recordHumanEdit({ path: '.intentignore', content: 'INT-002\n' })
+		).rejects.toThrow(/Protected switch in the intents panel/);
+		expect(state.protectedIntentIds.has('INT-002')).toBe(false);
+		await pipeline.setIntentProtection({ intentId: 'INT-002', protect: true });
 		await call('select_active_intent', { intent_id: 'INT-002' });
 		await call('write_to_file', {
 			path: 'docs/x.md',
@@ -509,6 +514,38 @@ describe('ToolPipeline: people edit governance files', () => {
 			mutation_class: 'INTENT_EVOLUTION'
 		});
 		expect(prompts).toHaveLength(1);
+	});
+
+	it('changes protection only with setIntentProtection, recorded as the person’s change', async () => {
+		const { pipeline, state, fs, ledger } = createTestPipeline({
+			files: { '.intentignore': '# protected intents\nINT-001 # billing\n' },
+			intentIgnore: '# protected intents\nINT-001 # billing\n'
+		});
+		const added = await pipeline.setIntentProtection({ intentId: 'INT-002', protect: true });
+		expect(await fs.readTextFile('.intentignore')).toBe(
+			'# protected intents\nINT-001 # billing\nINT-002\n'
+		);
+		expect([...state.protectedIntentIds]).toEqual(['INT-001', 'INT-002']);
+		expect(added).toMatchObject([
+			{
+				type: 'mutation-record',
+				trace: {
+					files: [{ path: '.intentignore', conversations: [{ contributor: { type: 'human' } }] }],
+					metadata: { 'dev.threadline': { tool: 'intent-protection' } }
+				}
+			}
+		]);
+		await pipeline.setIntentProtection({ intentId: 'INT-001', protect: false });
+		expect(await fs.readTextFile('.intentignore')).toBe('# protected intents\n# billing\nINT-002\n');
+		expect([...state.protectedIntentIds]).toEqual(['INT-002']);
+		// Asked for what already holds: nothing recorded.
+		expect(await pipeline.setIntentProtection({ intentId: 'INT-002', protect: true })).toEqual([]);
+		await expect(
+			pipeline.setIntentProtection({ intentId: 'INT-404', protect: true })
+		).rejects.toThrow(/not an intent/);
+		expect((await ledger.events()).filter((event) => event.type === 'mutation-record')).toHaveLength(
+			2
+		);
 	});
 });
 

@@ -4,7 +4,9 @@ import { encodeText } from '../hashing/text-encoding.js';
 import type { MutationClass } from '../ledger/agent-trace-record.js';
 import type { LedgerEvent, LedgerEventDraft } from '../ledger/ledger-event.js';
 import { normalizeWorkspacePath } from '../paths/normalize-path.js';
-import { isProtectedPath } from '../paths/protected-paths.js';
+import { intentProtectionTool } from '../intents/governed-intent-ignore.js';
+import { withIntentProtection } from '../intents/intent-ignore.js';
+import { governancePathKind, governancePathLabel } from '../paths/protected-paths.js';
 import { executors } from '../tools/executors/executors.js';
 import type { CommitWorkPort, ExecutionContext } from '../tools/executors/execution-context.js';
 import type {
@@ -354,7 +356,13 @@ export class ToolPipeline {
 		}
 	}
 
-	/** A person saved a file in the editor: recorded with contributor `human`, like any change. */
+	/**
+	 * A person saved a file in the editor: recorded with contributor `human`, like any change.
+	 * Of the governance paths only `.orchestration/` itself, spelled exactly, may be saved (the
+	 * intents editor, the hook policy): `.git/` never, and `.intentignore` never, because which
+	 * intents are protected changes only with setIntentProtection (the intents panel's switch),
+	 * never as a side effect of a save.
+	 */
 	async recordHumanEdit(edit: {
 		path: string;
 		content: string | Uint8Array | null;
@@ -363,6 +371,13 @@ export class ToolPipeline {
 		const normalised = normalizeWorkspacePath(edit.path);
 		if (!normalised.ok) throw new Error(`Cannot save ${edit.path}: ${normalised.reason}`);
 		const path = normalised.path;
+		const kind = governancePathKind(path);
+		if (kind && !(kind === 'orchestration' && path.startsWith('.orchestration/')))
+			throw new Error(
+				kind === 'intentignore'
+					? `Cannot save ${path}: which intents are protected changes only with the Protected switch in the intents panel.`
+					: `Cannot save ${path}: ${governancePathLabel(kind)} changes only through governance.`
+			);
 		const release = await this.mutex.lock();
 		try {
 			const stat = await this.options.fs.stat(path);
@@ -403,8 +418,9 @@ export class ToolPipeline {
 	 * A person's change of many paths at once (a checkpoint restore): the files are written or
 	 * deleted and recorded (contributor `human`, `tool`) in one commit, folders made in the same
 	 * step; folders to remove go in a second recorded step once the files inside are gone (only
-	 * when empty then). Protected paths are refused before anything is written. Files that already
-	 * hold what is asked are left alone. Returns the events recorded.
+	 * when empty then). Governance paths (`.orchestration/`, `.git/`, `.intentignore`, in any folded
+	 * spelling) are refused before anything is written: a restore or a step solution never changes
+	 * governance. Files that already hold what is asked are left alone. Returns the events recorded.
 	 */
 	async recordHumanChanges(change: {
 		files: readonly { path: string; content: Uint8Array | null }[];
@@ -416,9 +432,10 @@ export class ToolPipeline {
 		const checked = (raw: string): string => {
 			const normalised = normalizeWorkspacePath(raw);
 			if (!normalised.ok) throw new Error(`Cannot change ${raw}: ${normalised.reason}`);
-			if (isProtectedPath(normalised.path))
+			const kind = governancePathKind(normalised.path);
+			if (kind)
 				throw new Error(
-					`Cannot change ${normalised.path}: .orchestration/ and .git/ change only through governance.`
+					`Cannot change ${normalised.path}: ${governancePathLabel(kind)} changes only through governance.`
 				);
 			return normalised.path;
 		};
@@ -549,13 +566,66 @@ export class ToolPipeline {
 	}
 
 	/**
-	 * A person may edit the intents or `.intentignore` in the editor: governance follows at once.
-	 * Invalid YAML keeps the last valid intents in force (see GovernanceState.reloadIntents).
+	 * A person may edit the intents in the intents editor: governance follows at once. Invalid
+	 * YAML keeps the last valid intents in force (see GovernanceState.reloadIntents). Protection
+	 * is not followed here: every writer refuses `.intentignore`, and the protected set changes
+	 * only with setIntentProtection, so no recorded write can change it as a side effect.
 	 */
 	private followGovernanceFile(path: string, content: Uint8Array | null): void {
-		const text = content === null ? '' : new TextDecoder().decode(content);
-		if (path === activeIntentsPath && content !== null) this.state.reloadIntents(text);
-		else if (path === intentIgnorePath) this.state.reloadIntentIgnore(text);
+		if (path === activeIntentsPath && content !== null)
+			this.state.reloadIntents(new TextDecoder().decode(content));
+	}
+
+	/**
+	 * The one act that changes which intents are protected: the person's Protected switch in the
+	 * intents panel (after their confirmation). `.intentignore` gets or loses the intent's line,
+	 * recorded as a `human` change with tool `intent-protection` (the version a reload derives
+	 * protection from: governedIntentIgnoreHash), and the governance state follows at once.
+	 * Returns the events recorded (none when the intent already was as asked).
+	 */
+	async setIntentProtection(change: {
+		intentId: string;
+		protect: boolean;
+		sessionId?: string;
+	}): Promise<LedgerEvent[]> {
+		const { intentId, protect } = change;
+		if (!this.state.intent(intentId))
+			throw new Error(`${intentId} is not an intent of ${activeIntentsPath}.`);
+		if (/[\s#]/.test(intentId))
+			throw new Error(`${JSON.stringify(intentId)} cannot be listed in ${intentIgnorePath}.`);
+		const fs = this.options.fs;
+		const release = await this.mutex.lock();
+		try {
+			const before =
+				(await fs.stat(intentIgnorePath))?.kind === 'file'
+					? await fs.readFile(intentIgnorePath)
+					: null;
+			const text = withIntentProtection(textOf(before) ?? '', intentId, protect);
+			const after = encodeText(text);
+			if (before && sameBytes(before, after)) {
+				this.state.reloadIntentIgnore(text);
+				return [];
+			}
+			const write: FileChange = {
+				path: intentIgnorePath,
+				type: before === null ? 'created' : 'modified',
+				before,
+				after
+			};
+			const record = await this.traceDraft(write, {
+				sessionId: change.sessionId ?? 'human',
+				contributor: 'human',
+				intentId: null,
+				tool: intentProtectionTool,
+				toolCallId: null,
+				declaredClass: null
+			});
+			const events = await this.commit([write], [record]);
+			this.state.reloadIntentIgnore(text);
+			return events;
+		} finally {
+			release();
+		}
 	}
 
 	/** Records a deny (decision and finish events) and returns it as the call's outcome. */
@@ -864,8 +934,9 @@ export class ToolPipeline {
 
 	/**
 	 * The review of a person's terminal line (pass it as the line's `review`): the same
-	 * transaction as an agent's command, but without a scope rule. Protected paths (and links,
-	 * and names the core cannot govern) are refused; everything else is committed together with
+	 * transaction as an agent's command, but without a scope rule. Governance paths
+	 * (`.orchestration/`, `.git/`, `.intentignore`: personPathCheck), links and names the core
+	 * cannot govern are refused, whatever wrote them (the line, an npm script, git); everything else is committed together with
 	 * its records (contributor \`human\`, tool \`terminal\`) in one step.
 	 *
 	 * Deliberately not under the pipeline's lock: the sandbox runs this while it holds its own

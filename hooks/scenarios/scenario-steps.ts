@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { normalizeWorkspacePath } from '../paths/normalize-path.js';
-import { isGovernancePath } from '../pipeline/shell-transaction.js';
+import { isGovernancePath } from '../paths/protected-paths.js';
 
 /**
  * `steps:` in `scenario.yaml`: a scenario taught as numbered steps (as TutorialKit lessons or the
  * svelte.dev tutorial). Each step has its part of the brief, the intents whose acceptance criteria
  * it asks to pass, and optionally a solution: the files it writes and the files it removes, applied
- * on request as the person's own change. A solution never touches `.orchestration/` or `.git/`:
- * governance changes only through governance, even when an instructor wrote the change.
+ * on request as the person's own change. A solution never touches `.orchestration/`, `.git/` or
+ * `.intentignore`: governance changes only through governance, even when an instructor wrote it.
  */
 export const maximumSteps = 50;
 const maximumSolutionFiles = 200;

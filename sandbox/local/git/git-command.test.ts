@@ -286,6 +286,35 @@ describe('git in the offline shell', () => {
 		);
 	});
 
+	it('leaves governance files as they are on a branch switch, and can switch back', async () => {
+		const write = (path: string, content: string) =>
+			files.write(path, new TextEncoder().encode(content));
+		await files.makeDirectory('.orchestration');
+		await write('.orchestration/active_intents.yaml', 'a: 1\n');
+		await write('.intentignore', 'INT-001\n');
+		await line('git init && git add -A && git commit -qm one && git switch -c other');
+		// Another version of each on the other branch (written by the store, as a past session did).
+		await write('.intentignore', '# nothing protected\n');
+		await write('.orchestration/active_intents.yaml', 'a: 2\n');
+		await write('src/a.ts', 'export const a = 2;\n');
+		const committed = await line('git add -A && git commit -qm two');
+		expect(committed.exitCode, committed.output).toBe(0);
+
+		const switched = await line('git switch main');
+		expect(switched.exitCode, switched.output).toBe(0);
+		expect(await text('src/a.ts')).toBe('export const a = 1;\n');
+		expect(await text('.intentignore')).toBe('# nothing protected\n');
+		expect(await text('.orchestration/active_intents.yaml')).toBe('a: 2\n');
+		expect(switched.output).toContain(
+			'warning: left .intentignore as it is: it changes only through governance'
+		);
+		expect(switched.changes.map((change) => change.path)).toEqual(['src/a.ts']);
+
+		const back = await line('git switch other');
+		expect(back.exitCode, back.output).toBe(0);
+		expect(await text('src/a.ts')).toBe('export const a = 2;\n');
+	});
+
 	it('reads revisions and paths the way git does, and checks messages and branch names', async () => {
 		await line('git init && echo one > a.txt && git add -A && git commit -qm one');
 		await line('echo two >> a.txt && git rm -q README.md && git commit -qam two');

@@ -91,6 +91,8 @@ export function createGitCommand(options: GitCommandOptions): Command {
 					);
 				const said = await subcommand.run(session, rest);
 				const output = typeof said === 'string' ? { stdout: said, stderr: '' } : said;
+				for (const path of [...session.keptGovernancePaths].sort())
+					output.stderr += `warning: left ${path} as it is: it changes only through governance\n`;
 				if (readOnly === null) {
 					// A line stopped meanwhile (Ctrl+C, its time limit) has reported its end: writing
 					// now would change the repository behind the person's back.

@@ -1,6 +1,7 @@
 import type { IFileSystem } from 'just-bash';
 import { SandboxFileSystemError } from '../../sandbox-file-system-error.js';
 import type { WorkspaceFiles } from '../workspace-files.js';
+import { isGovernedByTheCore } from './git-path-rules.js';
 
 /**
  * The `fs` isomorphic-git is given (its "promises" client): one tree where `<workspace>/.git`
@@ -12,6 +13,12 @@ import type { WorkspaceFiles } from '../workspace-files.js';
  * workspace content: it lives in a store of its own, never in the workspace (so the ledger,
  * verify and the file tree never see object files, and no other command can reach it: the shell
  * has no `.git` folder to write into).
+ *
+ * Governance paths (`.orchestration/`, `.intentignore`, `.git` in any spelling the core folds to
+ * them) are never written, created or removed in the working tree by git, whichever subcommand
+ * asks (a branch switch, restore, rm): the change is left undone and `keptGovernancePaths`
+ * names it, so git can say so. The index may then record a version the working tree does not
+ * hold; `git status` shows the difference.
  */
 export interface GitFileSystemOptions {
 	/** The shell's file system (the workspace mounted at `workspaceRoot`). */
@@ -20,6 +27,8 @@ export interface GitFileSystemOptions {
 	workspaceRoot: string;
 	/** The repository's files, paths relative to `.git`. */
 	repository: WorkspaceFiles;
+	/** Told each governance path (workspace-relative) git wanted to change and left alone. */
+	onGovernancePathKept?: (path: string) => void;
 }
 
 /** What isomorphic-git reads from a stat: Node's shape, enough of it. */
@@ -69,6 +78,15 @@ export function createGitFileSystem(options: GitFileSystemOptions): {
 	};
 	const repository = options.repository;
 	const shell = options.shell;
+	/** True (and reported) when `path` is a working-tree governance path git must leave alone. */
+	const keptAsItIs = (path: string): boolean => {
+		const prefix = `${options.workspaceRoot}/`;
+		if (!path.startsWith(prefix)) return false;
+		const relative = path.slice(prefix.length).replace(/\/+$/, '');
+		if (!isGovernedByTheCore(relative)) return false;
+		options.onGovernancePathKept?.(relative);
+		return true;
+	};
 
 	const asBytes = (data: Uint8Array | string): Uint8Array =>
 		typeof data === 'string' ? encoder.encode(data) : new Uint8Array(data);
@@ -88,12 +106,18 @@ export function createGitFileSystem(options: GitFileSystemOptions): {
 		},
 		async writeFile(path, data) {
 			const inRepository = repositoryPath(path);
-			if (inRepository === null) return withCode(() => shell.writeFile(path, asBytes(data)));
+			if (inRepository === null) {
+				if (keptAsItIs(path)) return;
+				return withCode(() => shell.writeFile(path, asBytes(data)));
+			}
 			await repository.write(inRepository, asBytes(data));
 		},
 		async unlink(path) {
 			const inRepository = repositoryPath(path);
-			if (inRepository === null) return withCode(() => shell.rm(path));
+			if (inRepository === null) {
+				if (keptAsItIs(path)) return;
+				return withCode(() => shell.rm(path));
+			}
 			const info = await repository.stat(inRepository);
 			if (!info) throw new SandboxFileSystemError('ENOENT', 'unlink', inRepository);
 			if (info.kind === 'directory')
@@ -113,13 +137,17 @@ export function createGitFileSystem(options: GitFileSystemOptions): {
 		},
 		async mkdir(path) {
 			const inRepository = repositoryPath(path);
-			if (inRepository === null) return withCode(() => shell.mkdir(path));
+			if (inRepository === null) {
+				if (keptAsItIs(path)) return;
+				return withCode(() => shell.mkdir(path));
+			}
 			if (inRepository === '') return; // the repository's root always exists
 			await repository.makeDirectory(inRepository);
 		},
 		async rmdir(path) {
 			const inRepository = repositoryPath(path);
 			if (inRepository === null) {
+				if (keptAsItIs(path)) return;
 				const info = await withCode(() => shell.stat(path));
 				if (!info.isDirectory) throw codeError('ENOTDIR', path);
 				if ((await shell.readdir(path)).length > 0) throw codeError('ENOTEMPTY', path);

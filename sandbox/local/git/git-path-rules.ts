@@ -5,8 +5,9 @@
  *   trailing dots or spaces, NTFS short names `git~1`, alternate data streams `.git:x`, HFS+
  *   ignorable characters inside). isomorphic-git writes such a tree but then refuses to read it,
  *   which would leave the repository unusable; so they never reach the index.
- * - Governance paths: `.orchestration/` and `.intentignore` at the root (compared the way the
- *   governance core's isGovernancePath does: case-folded, trailing dots and spaces dropped). A
+ * - Governance paths: `.orchestration/`, `.git` and `.intentignore` at the root, in any spelling
+ *   the governance core's `governancePathKind` folds to them (hooks/paths/protected-paths.ts:
+ *   NFKC, case folding, look-alike letters, invisible characters, trailing dots and spaces). A
  *   person's terminal may not write them, so git must not move them either, or the repository and
  *   the working tree would disagree after the line's review refused the write.
  */
@@ -26,10 +27,79 @@ export function unsafeSegment(path: string): string | null {
 	return null;
 }
 
+/**
+ * The governance core's `governancePathKind(path) !== null`, copied because sandbox/ may import
+ * only types from hooks/: bin/governed/git-path-rules.test.ts checks that the two agree on every
+ * spelling its generator makes. Change both together.
+ */
 export function isGovernedByTheCore(path: string): boolean {
-	const slash = path.indexOf('/');
-	const first = (slash === -1 ? path : path.slice(0, slash)).replace(/[. ]+$/, '').toLowerCase();
-	return first === '.orchestration' || first === '.intentignore' || first === '.git';
+	const segments: string[] = [];
+	for (const segment of path.split(/[\\/]/)) {
+		if (segment === '' || segment === '.') continue;
+		if (segment === '..') segments.pop();
+		else segments.push(segment);
+	}
+	const first = segments[0];
+	return first !== undefined && governanceNames.has(foldedName(first));
+}
+
+const governanceNames = new Set(['.orchestration', '.git', '.intentignore']);
+
+/** Look-alike letters of the governance names (the core's confusableLetters). */
+const confusableLetters = new Map<string, string>([
+	['\u0430', 'a'],
+	['\u0251', 'a'],
+	['\u03b1', 'a'],
+	['\u0441', 'c'],
+	['\u03f2', 'c'],
+	['\u1d04', 'c'],
+	['\u0435', 'e'],
+	['\u04bd', 'e'],
+	['\u0261', 'g'],
+	['\u0581', 'g'],
+	['\u018d', 'g'],
+	['\u04bb', 'h'],
+	['\u0570', 'h'],
+	['\u0131', 'i'],
+	['\u0456', 'i'],
+	['\u0269', 'i'],
+	['\u03b9', 'i'],
+	['\u04cf', 'i'],
+	['\u0578', 'n'],
+	['\u057c', 'n'],
+	['\u043e', 'o'],
+	['\u03bf', 'o'],
+	['\u03c3', 'o'],
+	['\u0585', 'o'],
+	['\u1d0f', 'o'],
+	['\u0433', 'r'],
+	['\u1d26', 'r'],
+	['\u0455', 's'],
+	['\u017f', 's'],
+	['\ua731', 's']
+]);
+
+const printableAscii = /^[\x20-\x7e]*$/;
+const ignorable = /\p{Default_Ignorable_Code_Point}/gu;
+const combiningMark = /\p{M}/gu;
+const trailingDotsAndSpaces = /[.\s]+$/u;
+
+/** The core's foldedName: NFKC, case folding, marks, invisibles and look-alikes, `:x`, trailing dots. */
+function foldedName(segment: string): string {
+	if (printableAscii.test(segment))
+		return (segment.split(':')[0] as string).toLowerCase().replace(trailingDotsAndSpaces, '');
+	let folded = lookAlikesMapped(segment).normalize('NFKC').toUpperCase().toLowerCase();
+	folded = folded.normalize('NFKD').replace(combiningMark, '').replace(ignorable, '');
+	return (lookAlikesMapped(folded).normalize('NFKC').split(':')[0] as string).replace(
+		trailingDotsAndSpaces,
+		''
+	);
+}
+
+function lookAlikesMapped(text: string): string {
+	let mapped = '';
+	for (const character of text) mapped += confusableLetters.get(character) ?? character;
+	return mapped;
 }
 
 /** A control character (below U+0020, or DEL). */

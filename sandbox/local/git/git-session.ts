@@ -26,6 +26,8 @@ export class GitSession {
 	readonly dir: string;
 	/** isomorphic-git's object cache, shared by the calls of one command. */
 	readonly cache: object = {};
+	/** Governance paths this command wanted to change in the working tree and left as they are. */
+	readonly keptGovernancePaths = new Set<string>();
 
 	constructor(
 		readonly git: IsomorphicGit,
@@ -41,7 +43,8 @@ export class GitSession {
 		this.fs = createGitFileSystem({
 			shell,
 			workspaceRoot: options.workspaceRoot,
-			repository
+			repository,
+			onGovernancePathKept: (path) => this.keptGovernancePaths.add(path)
 		});
 	}
 

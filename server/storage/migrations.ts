@@ -94,6 +94,29 @@ export const migrations: readonly { version: number; name: string; sql: string }
 			CREATE INDEX ledger_copies_by_ledger ON ledger_copies (ledger_id);
 			CREATE INDEX ledger_copies_by_original ON ledger_copies (original_ledger_id)
 		`
+	},
+	{
+		version: 4,
+		name: 'storage used per learner (quotas)',
+		// One row per learner, locked and moved by the append's transaction (storage-quota.ts):
+		// quotas are checked against it without summing the learner's events, and one learner's
+		// lock never makes another learner wait. bytes = the UTF-8 bytes of the stored event lines,
+		// plus 256 per refused append recorded in ledger_forks (storage-quota.ts,
+		// refusalRecordBytes); filled here for the learners already stored.
+		sql: `
+			CREATE TABLE learner_usage (
+				learner_id text PRIMARY KEY REFERENCES learners (id),
+				bytes bigint NOT NULL DEFAULT 0,
+				ledgers integer NOT NULL DEFAULT 0
+			);
+			INSERT INTO learner_usage (learner_id, bytes, ledgers)
+			SELECT p.id,
+				coalesce((SELECT sum(octet_length(e.body)) FROM ledgers l
+					JOIN ledger_events e ON e.ledger_id = l.id WHERE l.learner_id = p.id), 0)
+				+ 256 * (SELECT count(*) FROM ledger_forks f WHERE f.learner_id = p.id),
+				(SELECT count(*) FROM ledgers l WHERE l.learner_id = p.id)
+			FROM learners p
+		`
 	}
 ];
 

@@ -1,4 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import {
+	belowGovernanceName,
+	governanceNames,
+	spellingOf
+} from '../../hooks/paths/governance-spellings-test-kit.js';
 import { isGovernancePath } from '../../hooks/paths/protected-paths.js';
 import {
 	branchNameProblem,
@@ -25,6 +31,23 @@ describe("git's path rules", () => {
 			'.intentignore-not'
 		])
 			expect(isGovernedByTheCore(path), path).toBe(isGovernancePath(path));
+	});
+
+	it('agrees with the governance core on every confusable, case or width spelling (property)', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom(...Object.values(governanceNames)),
+				fc.array(fc.nat({ max: 1000 }), { minLength: 1, maxLength: 40 }),
+				fc.constantFrom(...belowGovernanceName, '/x', 'x', '-not'),
+				(name, choices, below) => {
+					const path = `${spellingOf(name, choices)}${below}`;
+					expect(isGovernedByTheCore(path), JSON.stringify(path)).toBe(isGovernancePath(path));
+				}
+			),
+			{ numRuns: 2000 }
+		);
+		for (const path of ['.orche\u017ftration/x', '.g\u0131t', '.\u0131ntentignore', '\uff0egit/x'])
+			expect(isGovernedByTheCore(path), path).toBe(true);
 	});
 
 	it('finds every name git refuses to read back from a tree, and no other', () => {

@@ -284,11 +284,12 @@ describe("the person's terminal: same transaction, only protected paths refused"
 		session.dispose();
 	});
 
-	it('the person check refuses protected spellings and links, nothing else', () => {
+	it('the person check refuses governance spellings and links, nothing else', () => {
 		const file = { kind: 'file' as const, data: new Uint8Array() };
 		const change = (path: string) => ({ path, before: { kind: 'absent' as const }, after: file });
 		expect(personPathCheck('src/db/x.ts', change('src/db/x.ts'))).toBeNull();
-		expect(personPathCheck('.intentignore', change('.intentignore'))).toBeNull();
+		// Which intents are protected changes only in the intents panel, never from the shell.
+		expect(personPathCheck('.intentignore', change('.intentignore'))?.code).toBe('protected_path');
 		expect(personPathCheck('.GIT/x', change('.GIT/x'))?.code).toBe('protected_path');
 		expect(
 			personPathCheck('a', {

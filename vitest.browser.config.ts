@@ -79,7 +79,11 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'browser',
-					include: ['sandbox/**/*.browser.spec.ts', 'app/lib/ledger/**/*.browser.spec.ts']
+					include: [
+						'sandbox/**/*.browser.spec.ts',
+						'app/lib/ledger/**/*.browser.spec.ts',
+						'app/lib/markdown/**/*.browser.spec.ts'
+					]
 				}
 			},
 			{

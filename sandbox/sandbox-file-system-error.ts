@@ -11,7 +11,8 @@ export type SandboxFileSystemErrorCode =
 	| 'EINVAL'
 	| 'EPERM'
 	| 'EACCES'
-	| 'ENOTSUP';
+	| 'ENOTSUP'
+	| 'EDQUOT';
 
 const explanations: Record<SandboxFileSystemErrorCode, string> = {
 	ENOENT: 'no such file or directory',
@@ -22,7 +23,8 @@ const explanations: Record<SandboxFileSystemErrorCode, string> = {
 	EINVAL: 'invalid argument',
 	EPERM: 'operation not permitted',
 	EACCES: 'permission denied',
-	ENOTSUP: 'operation not supported'
+	ENOTSUP: 'operation not supported',
+	EDQUOT: 'disk quota exceeded'
 };
 
 export class SandboxFileSystemError extends Error {
@@ -30,6 +32,8 @@ export class SandboxFileSystemError extends Error {
 	/** Workspace-relative path the operation was refused for. */
 	readonly path: string;
 	readonly operation: string;
+	/** Why, when the errno alone does not say (e.g. which limit was reached). */
+	readonly detail: string | undefined;
 
 	constructor(code: SandboxFileSystemErrorCode, operation: string, path: string, detail?: string) {
 		const shownPath = path === '' ? '.' : path;
@@ -40,6 +44,7 @@ export class SandboxFileSystemError extends Error {
 		this.code = code;
 		this.path = path;
 		this.operation = operation;
+		this.detail = detail;
 	}
 
 	/** The errno wording alone, e.g. "no such file or directory". */

@@ -1,4 +1,5 @@
-import type { IntentCheck } from '../../hooks/intents/check-criteria.js';
+import { anyCriterionUnmet, type IntentCheck } from '../../hooks/intents/check-criteria.js';
+import { criteriaBounds } from '../../hooks/intents/criteria-bounds.js';
 import {
 	checkExportCriteria,
 	ExportCriteriaError
@@ -13,14 +14,17 @@ import { UsageError } from './usage-error.js';
  * `threadline check <export.zip|dir> [--intent ID] [--json]`: re-runs the acceptance criteria
  * recorded in the export's `.orchestration/active_intents.yaml` on the exported workspace, in
  * the offline sandbox (the same runtime as the browser: node, npm test, the shell). The workspace
- * is a copy in memory: nothing is written back to the export. Exit 1 when a criterion fails.
+ * is a copy in memory: nothing is written back to the export. Exit 1 when a criterion fails or
+ * was not run. Bounded like every run of criteria (hooks/intents/criteria-bounds.ts): a time
+ * limit per criterion (`--timeout`), one for all of them (`--deadline`), and the sandbox's cap
+ * on what one command may write (`--max-write-mb`).
  */
 export async function checkCommand(
 	argv: string[],
 	output: { out(text: string): void; err(text: string): void }
 ): Promise<number> {
 	const { positional, values, flags } = parseArguments(argv, {
-		values: ['intent', 'timeout'],
+		values: ['intent', 'timeout', 'deadline', 'max-write-mb'],
 		flags: ['json']
 	});
 	if (positional.length !== 1) {
@@ -28,14 +32,22 @@ export async function checkCommand(
 			'check takes one export: threadline check <dir|zip> [--intent ID] [--json]'
 		);
 	}
-	const timeoutMs = values.has('timeout') ? Number(values.get('timeout')) * 1000 : 120_000;
-	if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
-		throw new UsageError('--timeout is a number of seconds');
-	const loaded = await loadExport(positional[0] as string);
-	const checks = await checkExport(loaded, { intentId: values.get('intent'), timeoutMs });
-	const failed = checks.some((check) =>
-		check.criteria.some((criterion) => criterion.outcome === 'failed')
+	const timeoutMs = positiveOption(values, 'timeout', 'a number of seconds', 1000);
+	const deadlineMs = positiveOption(values, 'deadline', 'a number of seconds', 1000);
+	const maxCommandWriteBytes = positiveOption(
+		values,
+		'max-write-mb',
+		'a number of megabytes (MiB)',
+		1024 * 1024
 	);
+	const loaded = await loadExport(positional[0] as string);
+	const checks = await checkExport(loaded, {
+		intentId: values.get('intent'),
+		timeoutMs,
+		deadlineMs,
+		maxCommandWriteBytes
+	});
+	const failed = anyCriterionUnmet(checks);
 	if (flags.has('json')) {
 		output.out(JSON.stringify({ ok: !failed, intents: checks }, null, 2));
 	} else {
@@ -44,18 +56,46 @@ export async function checkCommand(
 	return failed ? 1 : 0;
 }
 
+/** `--name <number>` times `unit`; undefined when absent (the shared default applies). */
+function positiveOption(
+	values: Map<string, string>,
+	name: string,
+	what: string,
+	unit: number
+): number | undefined {
+	const text = values.get(name);
+	if (text === undefined) return undefined;
+	const value = Number(text) * unit;
+	if (text.trim() === '' || !Number.isFinite(value) || value <= 0)
+		throw new UsageError(`--${name} is ${what} above 0 (got ${JSON.stringify(text)})`);
+	return value;
+}
+
 /** The criteria of the export's intents (or one), run on an in-memory copy of its workspace. */
 export async function checkExport(
 	loaded: LoadedExport,
-	options: { intentId?: string | undefined; timeoutMs?: number } = {}
+	options: {
+		intentId?: string | undefined;
+		timeoutMs?: number | undefined;
+		deadlineMs?: number | undefined;
+		maxCommandWriteBytes?: number | undefined;
+	} = {}
 ): Promise<IntentCheck[]> {
 	try {
 		return await checkExportCriteria({
 			files: loaded.files,
 			orchestration: loaded.orchestrationFiles,
 			intentId: options.intentId,
-			timeoutMs: options.timeoutMs ?? 120_000,
-			startSandbox: (files) => createLocalSandbox({ files: new MemoryWorkspaceFiles(files) })
+			timeoutMs: options.timeoutMs ?? criteriaBounds.criterionTimeoutMs,
+			deadlineMs: options.deadlineMs ?? criteriaBounds.deadlineMs,
+			nowMs: () => performance.now(),
+			startSandbox: (files) =>
+				createLocalSandbox({
+					files: new MemoryWorkspaceFiles(files),
+					...(options.maxCommandWriteBytes !== undefined
+						? { maxCommandWriteBytes: options.maxCommandWriteBytes }
+						: {})
+				})
 		});
 	} catch (error) {
 		if (error instanceof ExportCriteriaError) throw new UsageError(error.message);
@@ -69,16 +109,16 @@ export function renderChecks(checks: readonly IntentCheck[]): string {
 		lines.push(`${check.intent_id} ${check.name} (${check.status})`);
 		if (check.criteria.length === 0) lines.push('  (no acceptance criteria)');
 		for (const criterion of check.criteria) {
-			const mark =
-				criterion.outcome === 'passed'
-					? 'PASS  '
-					: criterion.outcome === 'failed'
-						? 'FAIL  '
-						: 'MANUAL';
+			const mark = {
+				passed: 'PASS  ',
+				failed: 'FAIL  ',
+				manual: 'MANUAL',
+				'not-run': 'NOT RUN'
+			}[criterion.outcome];
 			lines.push(
 				`  ${mark} ${criterion.description}${criterion.run ? `\n         $ ${criterion.run}${criterion.outcome === 'failed' ? `  (exit ${criterion.exit_code})` : ''}` : ''}`
 			);
-			if (criterion.outcome === 'failed' && criterion.output) {
+			if ((criterion.outcome === 'failed' || criterion.outcome === 'not-run') && criterion.output) {
 				const tail = criterion.output.trimEnd().split('\n').slice(-20);
 				for (const line of tail) lines.push(`         | ${line}`);
 			}
@@ -87,10 +127,11 @@ export function renderChecks(checks: readonly IntentCheck[]): string {
 	const all = checks.flatMap((check) => check.criteria);
 	const failed = all.filter((criterion) => criterion.outcome === 'failed').length;
 	const passed = all.filter((criterion) => criterion.outcome === 'passed').length;
-	const manual = all.length - failed - passed;
+	const notRun = all.filter((criterion) => criterion.outcome === 'not-run').length;
+	const manual = all.length - failed - passed - notRun;
 	lines.push('');
 	lines.push(
-		`${failed === 0 ? 'OK' : 'FAILED'}: ${passed} passed, ${failed} failed, ${manual} manual (not checkable by a machine)`
+		`${failed + notRun === 0 ? 'OK' : 'FAILED'}: ${passed} passed, ${failed} failed, ${notRun > 0 ? `${notRun} not run (the deadline passed), ` : ''}${manual} manual (not checkable by a machine)`
 	);
 	return lines.join('\n');
 }

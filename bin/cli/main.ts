@@ -24,10 +24,13 @@ Usage:
       the acceptance criteria as complete_intent recorded them (threadline check re-runs them).
       With a rubric, score and max_score columns.
       A folder of several exports gives one CSV row each.
-  threadline check <dir|zip> [--intent ID] [--json] [--timeout seconds]
+  threadline check <dir|zip> [--intent ID] [--json] [--timeout seconds] [--deadline seconds]
+                   [--max-write-mb MB]
       Re-run the acceptance criteria recorded in the export's active_intents.yaml on its
       workspace, in the offline sandbox (a copy in memory: nothing is written back).
-      Exit 0 when every runnable criterion passes, 1 naming the ones that fail.
+      Bounded: --timeout per criterion (120), --deadline for all of them (600; the rest are
+      reported as not run), --max-write-mb per command (64); at most 100 criteria per export.
+      Exit 0 when every runnable criterion passes, 1 naming the ones that fail or did not run.
   threadline validate <active_intents.yaml | scenario folder | folder of scenarios>
       Exit 0, or the errors as file:line:column message (exit 1).
 

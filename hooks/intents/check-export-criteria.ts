@@ -1,4 +1,5 @@
 import { checkIntentCriteria, type IntentCheck } from './check-criteria.js';
+import { criteriaDeadline } from './criteria-bounds.js';
 import { parseIntents } from './parse-intents.js';
 
 /** The sandbox an export's criteria run in: a throw-away copy of its workspace. */
@@ -23,7 +24,9 @@ export class ExportCriteriaError extends Error {
  * (all intents, or one) on a copy of its workspace: the one code path of `threadline check` and
  * the grader page's "Re-run criteria", which differ only in the sandbox they start (in this
  * thread for the CLI, in a Worker for the page). Nothing is written back: the sandbox is a copy
- * and its commands commit nothing.
+ * and its commands commit nothing. Bounded (criteria-bounds.ts): each criterion by `timeoutMs`,
+ * all of them together by `deadlineMs`; when the deadline passes, the running criterion is
+ * stopped and it and every later one are `not-run`, the results so far kept.
  */
 export async function checkExportCriteria(input: {
 	/** The export's workspace, by path (outside `.orchestration/`). */
@@ -34,7 +37,12 @@ export async function checkExportCriteria(input: {
 	 */
 	orchestration: ReadonlyMap<string, Uint8Array>;
 	intentId?: string | undefined;
-	timeoutMs?: number;
+	/** One criterion's time limit; criteriaBounds.criterionTimeoutMs by default. */
+	timeoutMs?: number | undefined;
+	/** All the criteria's time limit together; criteriaBounds.deadlineMs by default. */
+	deadlineMs?: number | undefined;
+	/** Monotonic milliseconds (the deadline's clock). */
+	nowMs: () => number;
 	startSandbox(files: Record<string, Uint8Array>): Promise<CriteriaSandbox>;
 }): Promise<IntentCheck[]> {
 	const yamlBytes = input.orchestration.get('active_intents.yaml');
@@ -57,13 +65,20 @@ export async function checkExportCriteria(input: {
 	const files: Record<string, Uint8Array> = {};
 	for (const [path, content] of input.files) files[path] = content;
 	for (const [path, bytes] of input.orchestration) files[`.orchestration/${path}`] = bytes;
+	const deadline = criteriaDeadline({
+		nowMs: input.nowMs,
+		deadlineMs: input.deadlineMs,
+		criterionTimeoutMs: input.timeoutMs
+	});
 	const sandbox = await input.startSandbox(files);
 	try {
 		const checks: IntentCheck[] = [];
 		for (const intent of intents) {
 			checks.push(
-				await checkIntentCriteria(intent, (command) =>
-					sandbox.exec(command, { timeoutMs: input.timeoutMs ?? 120_000 })
+				await checkIntentCriteria(
+					intent,
+					(command, { timeoutMs }) => sandbox.exec(command, { timeoutMs }),
+					deadline
 				)
 			);
 		}

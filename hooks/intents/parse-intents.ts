@@ -1,5 +1,6 @@
 import { isMap, isScalar, isSeq, type Document } from 'yaml';
 import type { z } from 'zod';
+import { criteriaBounds } from './criteria-bounds.js';
 import type { Intent, IntentsDocument } from './intent.js';
 import { intentsFileSchema, type IntentEntry } from './intent-schema.js';
 import { describeValue, formatPath, quoteHint } from '../yaml/issue-wording.js';
@@ -103,6 +104,10 @@ export function parseIntents(yamlText: string): ParseIntentsResult {
 		}
 	}
 	errors.push(...duplicateIdErrors(yamlDocument, position));
+	if (result.success) {
+		const tooMany = tooManyCriteria(result.data.active_intents);
+		if (tooMany) errors.push(located(tooMany.path, tooMany.message));
+	}
 
 	if (errors.length > 0 || !result.success) {
 		return { ok: false, errors: sortByPosition(dedupe(errors)) };
@@ -254,6 +259,29 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 // ---------------------------------------------------------------------------------------------
 // Checks the schema cannot make: they need the YAML nodes (to place the second use of an id).
+
+/**
+ * More acceptance criteria than one check may run (criteriaBounds.maxCriteriaPerFile, all
+ * intents together): placed at the first one over the limit. Counted after aliases are resolved,
+ * so a list reused under many intents counts each time it is used.
+ */
+function tooManyCriteria(entries: readonly IntentEntry[]): Problem | null {
+	const limit = criteriaBounds.maxCriteriaPerFile;
+	const total = entries.reduce((sum, entry) => sum + entry.acceptance_criteria.length, 0);
+	if (total <= limit) return null;
+	let seen = 0;
+	for (const [index, entry] of entries.entries()) {
+		const count = entry.acceptance_criteria.length;
+		if (seen + count > limit) {
+			return {
+				path: ['active_intents', index, 'acceptance_criteria', limit - seen],
+				message: `too many acceptance criteria: the file has ${total}, at most ${limit} are allowed (all intents together), so that checking them has an end; remove or merge ${total - limit}`
+			};
+		}
+		seen += count;
+	}
+	return null;
+}
 
 function duplicateIdErrors(
 	yamlDocument: Document,

@@ -76,6 +76,9 @@ export function openWorkerLocalSandbox(options: WorkerLocalSandboxOptions): {
 				createWorker: options.createWorker ?? createShellWorker,
 				...(options.limits ? { limits: options.limits } : {}),
 				...(options.nodeLimits ? { nodeLimits: options.nodeLimits } : {}),
+				...(options.maxCommandWriteBytes !== undefined
+					? { maxCommandWriteBytes: options.maxCommandWriteBytes }
+					: {}),
 				...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
 				...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
 				...(options.repositoryDatabase ? { repositoryDatabase: options.repositoryDatabase } : {})

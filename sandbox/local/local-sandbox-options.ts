@@ -17,6 +17,12 @@ export interface LocalSandboxOptions {
 	defaultTimeoutMs?: number;
 	/** Time limit of one terminal line (openShell); 10 minutes by default. */
 	shellTimeoutMs?: number;
+	/**
+	 * Bytes one command may write into the workspace (its copy-on-write view), counting every
+	 * write, overwrites of one file included (an append counts what it adds);
+	 * defaultMaxCommandWriteBytes by default. Past it the command is stopped and fails.
+	 */
+	maxCommandWriteBytes?: number;
 	/** Time and memory limits of one `node` script; see defaultNodeCommandLimits. */
 	nodeLimits?: Partial<NodeCommandLimits>;
 	/** The workspace's git repository (createLocalSandbox); in memory for the sandbox's life by default. */

@@ -25,6 +25,9 @@ export async function createLocalSandbox(options: LocalSandboxOptions): Promise<
 	const runner = new ShellCommandRunner(justBash, options.files, {
 		...(options.limits ? { limits: options.limits } : {}),
 		...(options.nodeLimits ? { nodeLimits: options.nodeLimits } : {}),
+		...(options.maxCommandWriteBytes !== undefined
+			? { maxCommandWriteBytes: options.maxCommandWriteBytes }
+			: {}),
 		...(options.repository ? { repository: options.repository } : {})
 	});
 	runner.initialRepositoryRevision = await runner.repositoryRevision();

@@ -12,12 +12,25 @@ import type { WorkspaceEntryState } from './workspace-entry-states.js';
 
 type Layer = { kind: 'file'; data: Uint8Array; modifiedAt: number } | { kind: 'directory' } | null;
 
+/** How much one command may write through the view (see OverlayWorkspaceFiles.write). */
+export interface OverlayWriteLimit {
+	maxBytes: number;
+	/** Called once, when a write would pass the limit (before it fails): the command is stopped. */
+	onExceeded?: (message: string) => void;
+}
+
 /**
  * A copy-on-write view of a WorkspaceFiles store: what a command runs against. Reads fall through
  * to the base; writes, deletes and new folders stay here, so nothing a command does reaches the
  * workspace until the governed side has checked the whole set (`proposal`) and `commit`s part of
  * it. Every primitive keeps the store's rules (a folder must be empty to go, a parent must exist),
  * so a path's ancestors and descendants are always touched before it can change kind.
+ *
+ * Everything written stays in memory until the command ends, so a `limit` caps the bytes one
+ * command may write: every write counts its whole content (overwriting one file again and again
+ * counts each time), except that a write which only extends the file (an append: the old content
+ * is its start) counts the bytes it adds. The live layer can therefore never hold more than the
+ * limit. Past it the write fails with EDQUOT, and so does every later one.
  */
 export class OverlayWorkspaceFiles implements WorkspaceFiles {
 	/** Path → what the command left there (`null`: removed). Only touched paths are here. */
@@ -25,10 +38,26 @@ export class OverlayWorkspaceFiles implements WorkspaceFiles {
 	/** Folder → names created in it by the command, so `list` finds them without a scan. */
 	private readonly added = new Map<string, Set<string>>();
 
+	/** Bytes counted against the limit so far. */
+	private written = 0;
+	/** Set once the limit was passed: why every later write fails. */
+	private exceeded: string | undefined;
+
 	constructor(
 		readonly base: WorkspaceFiles,
-		private readonly now: () => number = Date.now
+		private readonly now: () => number = Date.now,
+		private readonly limit: OverlayWriteLimit = { maxBytes: Number.POSITIVE_INFINITY }
 	) {}
+
+	/** Bytes this view has counted against its limit (see the class comment). */
+	get bytesWritten(): number {
+		return this.written;
+	}
+
+	/** The sentence saying which limit was passed; undefined while within it. */
+	get limitExceeded(): string | undefined {
+		return this.exceeded;
+	}
 
 	async stat(path: string): Promise<WorkspaceEntryInfo | null> {
 		if (!this.layer.has(path)) return this.base.stat(path);
@@ -51,7 +80,34 @@ export class OverlayWorkspaceFiles implements WorkspaceFiles {
 		const existing = await this.stat(path);
 		if (existing?.kind === 'directory') throw new SandboxFileSystemError('EISDIR', 'write', path);
 		if (!existing) await this.requireParentFolder(path, 'open');
+		this.charge(path, await this.addedBytes(path, data, existing));
 		this.set(path, { kind: 'file', data: data.slice(), modifiedAt: this.now() });
+	}
+
+	/** What a write counts: all of `data`, or only its tail when it extends the file that is there. */
+	private async addedBytes(
+		path: string,
+		data: Uint8Array,
+		existing: WorkspaceEntryInfo | null
+	): Promise<number> {
+		if (existing?.kind !== 'file' || existing.size === 0 || existing.size > data.byteLength)
+			return data.byteLength;
+		const held = this.layer.get(path);
+		const previous = held?.kind === 'file' ? held.data : await this.base.read(path);
+		for (let index = 0; index < previous.byteLength; index += 1) {
+			if (previous[index] !== data[index]) return data.byteLength;
+		}
+		return data.byteLength - previous.byteLength;
+	}
+
+	private charge(path: string, bytes: number): void {
+		if (this.exceeded === undefined && this.written + bytes > this.limit.maxBytes) {
+			this.exceeded = `this command wrote more than ${describeBytes(this.limit.maxBytes)} to the workspace, the limit for one command`;
+			this.limit.onExceeded?.(this.exceeded);
+		}
+		if (this.exceeded !== undefined)
+			throw new SandboxFileSystemError('EDQUOT', 'write', path, this.exceeded);
+		this.written += bytes;
 	}
 
 	async delete(path: string): Promise<void> {
@@ -122,6 +178,14 @@ export class OverlayWorkspaceFiles implements WorkspaceFiles {
 		if (!info) throw new SandboxFileSystemError('ENOENT', operation, path);
 		if (info.kind !== 'directory') throw new SandboxFileSystemError('ENOTDIR', operation, path);
 	}
+}
+
+/** "64 MiB", "1.5 MiB", "512 bytes". */
+export function describeBytes(bytes: number): string {
+	const mebibytes = bytes / (1024 * 1024);
+	if (mebibytes >= 1)
+		return `${Number.isInteger(mebibytes) ? mebibytes : mebibytes.toFixed(1)} MiB`;
+	return `${bytes} bytes`;
 }
 
 /** A store path's state, in the transaction's terms. */

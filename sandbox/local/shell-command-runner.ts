@@ -47,11 +47,20 @@ export const defaultLocalExecutionLimits: Readonly<ExecutionLimits> = Object.fre
 	maxBraceExpansionResults: 100_000
 });
 
+/**
+ * Bytes one command may write into the workspace (its copy-on-write view holds them in memory
+ * until the command ends): 64 MiB, like a `node` script's writes and the shell's /tmp. A command
+ * that writes more is stopped and fails (exit 1) with a sentence saying so.
+ */
+export const defaultMaxCommandWriteBytes = 64 * 1024 * 1024;
+
 export interface ShellCommandRunnerOptions {
 	/** Merged over `defaultLocalExecutionLimits`; `maxExecutionTimeMs` is always the timeout. */
 	limits?: ExecutionLimits;
 	/** Merged over `defaultNodeCommandLimits`. */
 	nodeLimits?: Partial<NodeCommandLimits>;
+	/** `defaultMaxCommandWriteBytes` by default; see OverlayWorkspaceFiles. */
+	maxCommandWriteBytes?: number;
 	/** The workspace's git repository; one in memory, for this runner's life, by default. */
 	repository?: OpenGitRepository;
 }
@@ -70,6 +79,7 @@ export class ShellCommandRunner {
 	private readonly metadata: ShellFileMetadata = createShellFileMetadata();
 	private readonly limits: ExecutionLimits;
 	private readonly nodeLimits: NodeCommandLimits;
+	private readonly maxCommandWriteBytes: number;
 	private readonly repository: OpenGitRepository;
 	/** HEAD's commit when the sandbox started (ShellCommandHost); set by createLocalSandbox. */
 	initialRepositoryRevision: string | null = null;
@@ -85,6 +95,9 @@ export class ShellCommandRunner {
 		this.shellBase = createShellBaseLayout(justBash, this.commandNames);
 		this.limits = { ...defaultLocalExecutionLimits, ...options.limits };
 		this.nodeLimits = { ...defaultNodeCommandLimits, ...options.nodeLimits };
+		this.maxCommandWriteBytes = options.maxCommandWriteBytes ?? defaultMaxCommandWriteBytes;
+		if (!(this.maxCommandWriteBytes > 0))
+			throw new RangeError('maxCommandWriteBytes must be a positive number of bytes');
 		this.repository = options.repository ?? memoryGitRepository();
 	}
 
@@ -114,8 +127,18 @@ export class ShellCommandRunner {
 		if (stop.aborted) return stoppedBeforeStart(stop);
 		const deadline = Date.now() + request.timeoutMs;
 		// The command writes into a copy-on-write overlay: nothing reaches `files` until the caller
-		// has checked the proposal and committed (part of) it.
-		const overlay = new OverlayWorkspaceFiles(this.files);
+		// has checked the proposal and committed (part of) it. What it writes is held in memory
+		// until then, so past maxCommandWriteBytes the command is stopped (and fails, below).
+		let writeLimitPassed: string | undefined;
+		const controller = new AbortController();
+		const overlay = new OverlayWorkspaceFiles(this.files, Date.now, {
+			maxBytes: this.maxCommandWriteBytes,
+			onExceeded: (message) => {
+				writeLimitPassed = message;
+				adapter.revoke(message);
+				controller.abort();
+			}
+		});
 		const recorder = new ChangeRecorder(overlay);
 		const adapter = new ShellWorkspaceAdapter(
 			overlay,
@@ -157,7 +180,6 @@ export class ShellCommandRunner {
 		let stopReason: StopReason | undefined;
 		let signalStopped: () => void = () => {};
 		const stopped = new Promise<void>((resolve) => (signalStopped = resolve));
-		const controller = new AbortController();
 		const onStop = () => {
 			stopReason = stopReasonOf(stop);
 			adapter.revoke(`the command was stopped (${stopReason})`);
@@ -192,6 +214,22 @@ export class ShellCommandRunner {
 
 		const proposal = await overlay.proposal();
 		const changes = fileChangesOf(proposal);
+		if (writeLimitPassed !== undefined && !stopReason) {
+			// Whatever the shell made of the refused writes (a loop may have gone on), the command
+			// did not do its work: it fails, and says why.
+			return {
+				exitCode: 1,
+				stdout: outcome && !('error' in outcome) ? outcome.stdout : '',
+				// just-bash's note on the abort this runner caused says nothing the failure does not.
+				stderr:
+					outcome && !('error' in outcome)
+						? explainShellLimits(outcome.stderr.replace(/^bash: execution aborted\n?/m, ''))
+						: '',
+				failure: `stopped: ${writeLimitPassed}`,
+				changes,
+				proposal
+			};
+		}
 		if (!outcome) return { exitCode: 124, stdout: '', stderr: '', stopReason, changes, proposal };
 		if ('error' in outcome) {
 			return {

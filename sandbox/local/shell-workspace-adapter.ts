@@ -277,7 +277,12 @@ export class ShellWorkspaceAdapter implements IFileSystem {
 			return await action(workspacePath);
 		} catch (error) {
 			if (error instanceof SandboxFileSystemError) {
-				throw new ShellFileSystemError(error.code, operation, this.shellPath(`/${error.path}`));
+				throw new ShellFileSystemError(
+					error.code,
+					operation,
+					this.shellPath(`/${error.path}`),
+					error.detail
+				);
 			}
 			throw error;
 		}

@@ -18,6 +18,8 @@ export type ShellWorkerRequest =
 			entries: WorkspaceEntryState[];
 			limits?: ExecutionLimits;
 			nodeLimits?: Partial<NodeCommandLimits>;
+			/** Bytes one command may write into the workspace (ShellCommandRunnerOptions). */
+			maxCommandWriteBytes?: number;
 			/** The IndexedDB database of the workspace's git repository; in memory without one. */
 			repositoryDatabase?: string;
 	  }

@@ -43,6 +43,9 @@ export function serveShellWorker(endpoint: ShellWorkerEndpoint): void {
 				const runner = new ShellCommandRunner(justBash, journal, {
 					...(message.limits ? { limits: message.limits } : {}),
 					...(message.nodeLimits ? { nodeLimits: message.nodeLimits } : {}),
+					...(message.maxCommandWriteBytes !== undefined
+						? { maxCommandWriteBytes: message.maxCommandWriteBytes }
+						: {}),
 					// The repository lives beside the workspace, opened by the first `git` command.
 					repository: message.repositoryDatabase
 						? indexedDbGitRepository(message.repositoryDatabase)

@@ -23,6 +23,8 @@ export interface WorkerShellHostOptions {
 	createWorker: () => ShellWorkerHandle;
 	limits?: ExecutionLimits;
 	nodeLimits?: Partial<NodeCommandLimits>;
+	/** Bytes one command may write into the workspace (ShellCommandRunnerOptions). */
+	maxCommandWriteBytes?: number;
 	/** The IndexedDB database of the workspace's git repository (see git-repository-store.ts). */
 	repositoryDatabase?: string;
 	/**
@@ -245,6 +247,9 @@ export class WorkerShellHost implements ShellCommandHost {
 			entries,
 			...(this.options.limits ? { limits: this.options.limits } : {}),
 			...(this.options.nodeLimits ? { nodeLimits: this.options.nodeLimits } : {}),
+			...(this.options.maxCommandWriteBytes !== undefined
+				? { maxCommandWriteBytes: this.options.maxCommandWriteBytes }
+				: {}),
 			...(this.options.repositoryDatabase
 				? { repositoryDatabase: this.options.repositoryDatabase }
 				: {})

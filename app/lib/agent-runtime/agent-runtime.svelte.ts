@@ -1,5 +1,6 @@
 import type { CommitWorkPort } from '../../../hooks/tools/executors/execution-context.js';
 import { checkIntentCriteria, type IntentCheck } from '../../../hooks/intents/check-criteria.js';
+import { criteriaDeadline } from '../../../hooks/intents/criteria-bounds.js';
 import type { LanguageModel } from 'ai';
 import { buildIntentContext } from '../../../hooks/context/intent-context.js';
 import { buildSystemPrompt } from '../../../hooks/context/system-prompt.js';
@@ -354,20 +355,25 @@ export class AgentRuntime {
 
 	/**
 	 * "Verify intent": re-runs the intent's acceptance criteria now, through the same runner
-	 * complete_intent uses, without completing anything (hooks/intents/check-criteria.ts).
+	 * complete_intent uses, without completing anything (hooks/intents/check-criteria.ts), within
+	 * the bounds every check keeps (criteria-bounds.ts: per criterion, and a deadline for all).
 	 */
 	async verifyIntent(intentId: string): Promise<IntentCheck> {
 		const intent = this.state.intents.intents.find((candidate) => candidate.id === intentId);
 		if (!intent) throw new Error(`${intentId} is not in ${activeIntentsPath}`);
-		return checkIntentCriteria(intent, async (command) => {
-			// A check changes nothing: whatever the criterion's command writes is discarded
-			// (committing nothing), so "Verify intent" is never an ungoverned way to write files.
-			const result = await this.options.runner.exec(command, {
-				timeoutMs: 120_000,
-				review: async (proposal) => proposal.commit([])
-			});
-			return { exitCode: result.exitCode, output: result.output };
-		});
+		return checkIntentCriteria(
+			intent,
+			async (command, { timeoutMs }) => {
+				// A check changes nothing: whatever the criterion's command writes is discarded
+				// (committing nothing), so "Verify intent" is never an ungoverned way to write files.
+				const result = await this.options.runner.exec(command, {
+					timeoutMs,
+					review: async (proposal) => proposal.commit([])
+				});
+				return { exitCode: result.exitCode, output: result.output };
+			},
+			criteriaDeadline({ nowMs: () => performance.now() })
+		);
 	}
 
 	/** The same verify as `threadline verify`, in a Worker (progress, Cancel through `signal`). */

@@ -19,10 +19,13 @@ export async function rerunCriteria(
 		import('../../../sandbox/browser/worker-local-sandbox.js'),
 		import('../../../sandbox/local/memory-workspace-files.js')
 	]);
+	// The bounds (per criterion, the deadline, criteria per export) are threadline check's:
+	// hooks/intents/criteria-bounds.ts; what one command may write is the sandbox's own.
 	return checkExportCriteria({
 		files: exported.files,
 		orchestration: exported.orchestrationFiles,
-		timeoutMs: options.timeoutMs ?? 120_000,
+		timeoutMs: options.timeoutMs,
+		nowMs: () => performance.now(),
 		startSandbox: (files) => createWorkerLocalSandbox({ files: new MemoryWorkspaceFiles(files) })
 	});
 }

@@ -37,7 +37,9 @@ export function stepCheckVerdict(check: StepCheck, stepNumber: number): string {
 	const failed = check.results.some(
 		(result) =>
 			result.check === null ||
-			result.check.criteria.some((criterion) => criterion.outcome === 'failed')
+			result.check.criteria.some(
+				(criterion) => criterion.outcome === 'failed' || criterion.outcome === 'not-run'
+			)
 	);
 	return failed
 		? `Step ${stepNumber} is not done yet: ${lines}.`

@@ -24,7 +24,12 @@ const unavailablePrograms: Record<string, string> = {
 	deno: 'Deno is not available; the offline sandbox’s node runs TypeScript (node file.ts).',
 	bun: 'Bun is not available; the offline sandbox’s node runs TypeScript (node file.ts), and npm test works.',
 	yarn: 'yarn is not available offline; npm test and npm run <script> work here, installs need the WebContainer sandbox.',
-	pnpm: 'pnpm is not available offline; npm test and npm run <script> work here, installs need the WebContainer sandbox.'
+	pnpm: 'pnpm is not available offline; npm test and npm run <script> work here, installs need the WebContainer sandbox.',
+	// just-bash's sqlite3 (Node only; never in the browser's build) runs sql.js in a worker whose
+	// database files live in JavaScript memory outside any limit we can set: one INSERT of blobs
+	// took the host to 3 GB. A tool whose memory cannot be bounded is not offered.
+	sqlite3:
+		'sqlite3 is not available in the offline sandbox: its memory cannot be bounded here. Read and write data with node (JSON files), or use the WebContainer sandbox.'
 };
 
 export const unavailableProgramNames = Object.keys(unavailablePrograms);

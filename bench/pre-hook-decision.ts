@@ -1,5 +1,5 @@
 import { contentHash } from '../hooks/hashing/sha256.js';
-import { isProtectedPath } from '../hooks/paths/protected-paths.js';
+import { isGovernancePath } from '../hooks/paths/protected-paths.js';
 import type { AgentSession } from '../hooks/pipeline/agent-session.js';
 import { CachedFileHashes } from '../hooks/pipeline/cached-file-hashes.js';
 import { createBuiltInRegistry } from '../hooks/pipeline/create-tool-pipeline.js';
@@ -125,7 +125,7 @@ export async function prepareDecisionWorkload(
 	for (const path of inScopePaths)
 		session.readBaselines.set(path, await contentHash(await fs.readFile(path)));
 	const outOfScopePaths = spread(
-		paths.filter((path) => !isProtectedPath(path) && !state.scope.isInScope(intentId, path)),
+		paths.filter((path) => !isGovernancePath(path) && !state.scope.isInScope(intentId, path)),
 		options.outOfScopeVariety ?? 64
 	);
 	if (outOfScopePaths.length === 0) throw new Error('every workspace file is in scope');

@@ -95,14 +95,29 @@ function lookAlikesMapped(text: string): string {
  */
 export function governancePathKind(path: string): GovernancePathKind | null {
 	if (typeof path !== 'string') return null;
+	const first = firstSegment(path);
+	if (first === undefined) return null;
+	// A plain ASCII name folds only its case and its end: without a leading dot it is none of them.
+	if (first.charCodeAt(0) !== 0x2e && printableAscii.test(first)) return null;
+	return kindsByFoldedName.get(foldedName(first)) ?? null;
+}
+
+/** `''`, `.` and `..` segments, or a backslash: the path needs resolving before it is judged. */
+const irregularPath = /(?:^|\/)\.{0,2}(?:\/|$)|\\/;
+
+function firstSegment(path: string): string | undefined {
+	// Most paths are already normalised: their first segment is the one up to the first slash.
+	if (!irregularPath.test(path)) {
+		const slash = path.indexOf('/');
+		return slash === -1 ? path : path.slice(0, slash);
+	}
 	const segments: string[] = [];
 	for (const segment of path.split(/[\\/]/)) {
 		if (segment === '' || segment === '.') continue;
 		if (segment === '..') segments.pop();
 		else segments.push(segment);
 	}
-	const first = segments[0];
-	return first === undefined ? null : (kindsByFoldedName.get(foldedName(first)) ?? null);
+	return segments[0];
 }
 
 /** Whether `path` is a governance path (see governancePathKind): the one rule every writer asks. */

@@ -536,16 +536,23 @@ describe('ToolPipeline: people edit governance files', () => {
 			}
 		]);
 		await pipeline.setIntentProtection({ intentId: 'INT-001', protect: false });
-		expect(await fs.readTextFile('.intentignore')).toBe('# protected intents\n# billing\nINT-002\n');
+		expect(await fs.readTextFile('.intentignore')).toBe(
+			'# protected intents\n# billing\nINT-002\n'
+		);
 		expect([...state.protectedIntentIds]).toEqual(['INT-002']);
+		// The file lost INT-002 outside governance: switching another intent keeps it protected.
+		fs.externalWrite('.intentignore', '# protected intents\n');
+		await pipeline.setIntentProtection({ intentId: 'INT-003', protect: true });
+		expect(await fs.readTextFile('.intentignore')).toBe('# protected intents\nINT-003\nINT-002\n');
+		await pipeline.setIntentProtection({ intentId: 'INT-003', protect: false });
 		// Asked for what already holds: nothing recorded.
 		expect(await pipeline.setIntentProtection({ intentId: 'INT-002', protect: true })).toEqual([]);
 		await expect(
 			pipeline.setIntentProtection({ intentId: 'INT-404', protect: true })
 		).rejects.toThrow(/not an intent/);
-		expect((await ledger.events()).filter((event) => event.type === 'mutation-record')).toHaveLength(
-			2
-		);
+		expect(
+			(await ledger.events()).filter((event) => event.type === 'mutation-record')
+		).toHaveLength(4);
 	});
 });
 

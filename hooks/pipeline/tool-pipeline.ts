@@ -600,7 +600,11 @@ export class ToolPipeline {
 				(await fs.stat(intentIgnorePath))?.kind === 'file'
 					? await fs.readFile(intentIgnorePath)
 					: null;
-			const text = withIntentProtection(textOf(before) ?? '', intentId, protect);
+			// Exactly one intent changes: the ones protected now stay listed, even when the file
+			// lost them outside governance (protection follows the recorded version, not the file).
+			let text = withIntentProtection(textOf(before) ?? '', intentId, protect);
+			for (const kept of this.state.protectedIntentIds)
+				if (kept !== intentId) text = withIntentProtection(text, kept, true);
 			const after = encodeText(text);
 			if (before && sameBytes(before, after)) {
 				this.state.reloadIntentIgnore(text);
@@ -715,6 +719,7 @@ export class ToolPipeline {
 			fs: this.options.fs,
 			runner: this.options.runner,
 			capabilities: this.options.capabilities,
+			nowMs: () => this.options.clock.nowMs(),
 			targets,
 			emit,
 			signal,

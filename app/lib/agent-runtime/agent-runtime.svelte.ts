@@ -16,6 +16,8 @@ import {
 	intentIgnorePath
 } from '../../../hooks/pipeline/governance-state.js';
 import type { ToolPipeline } from '../../../hooks/pipeline/tool-pipeline.js';
+import { protectedIntentsAtOpen } from '../../../hooks/intents/governed-intent-ignore.js';
+import { appDialogs } from '../dialogs/app-dialogs.svelte.js';
 import { hookPolicyPath } from '../../../hooks/policies/hook-policy-schema.js';
 import type {
 	SandboxCapabilities,
@@ -97,6 +99,11 @@ export class AgentRuntime {
 	events = $state.raw<readonly LedgerEvent[]>([]);
 	/** Bumped when governance state (locks, intents) changes: GovernanceState is not reactive. */
 	revision = $state(0);
+	/**
+	 * Why protection does not follow `.intentignore` as the workspace holds it (it differs from
+	 * the version governance recorded), or null. Shown in the intents panel.
+	 */
+	protectionProblem = $state<string | null>(null);
 	sessions = $state<AgentChat[]>([]);
 	activeSessionId = $state('');
 	settings = $state<ProviderSettings>(loadSettings(globalThis.localStorage));
@@ -196,7 +203,20 @@ export class AgentRuntime {
 				problem: `The agent is off until the intents are fixed: ${error instanceof Error ? error.message : String(error)}`
 			};
 		}
+		// Protection after a reload (or an import) is the version governance recorded (the
+		// starting snapshot, then each Protected switch), never whatever the file holds now.
+		const protection = await protectedIntentsAtOpen({
+			events: await options.ledger.events(),
+			current:
+				(await options.fs.stat(intentIgnorePath))?.kind === 'file'
+					? await options.fs.readFile(intentIgnorePath)
+					: null,
+			blob: (hash) => options.ledger.blob(hash),
+			intentIds: state.intents.intents.map((intent) => intent.id)
+		});
+		state.reloadIntentIgnore(protection.text);
 		const runtime = new AgentRuntime(options, state, intentsYaml);
+		runtime.protectionProblem = protection.problem;
 		if (options.ledger.lastSeq === 0 && options.ledger.writable) {
 			// The starting files, so verify can tell recorded changes from unrecorded ones.
 			// issue 7 (verify): `.orchestration/` included, so verify can check active_intents.yaml
@@ -345,6 +365,27 @@ export class AgentRuntime {
 			input: { intent_id: intentId }
 		});
 		this.revision++;
+	}
+
+	/**
+	 * The intents panel's Protected switch: after the person confirms, `.intentignore` gets or
+	 * loses the intent, recorded as their change (tool `intent-protection`). The only way
+	 * protection changes. Returns false when the person said no.
+	 */
+	async setIntentProtection(intentId: string, protect: boolean): Promise<boolean> {
+		const confirmed = await appDialogs.confirm({
+			title: protect ? `Protect ${intentId}` : `Stop protecting ${intentId}`,
+			message: protect
+				? `Every change an agent makes under ${intentId} will ask you first, whatever the approval policy. This is recorded in the ledger as your change of ${intentIgnorePath}.`
+				: `Changes under ${intentId} will follow the approval policy again instead of always asking you. This is recorded in the ledger as your change of ${intentIgnorePath}.`,
+			confirmLabel: protect ? 'Protect' : 'Stop protecting',
+			danger: !protect
+		});
+		if (!confirmed) return false;
+		await this.pipeline.setIntentProtection({ intentId, protect });
+		this.protectionProblem = null;
+		this.revision++;
+		return true;
 	}
 
 	/** A person edits the intents in the intents editor: a human edit, recorded like any other. */

@@ -1,4 +1,4 @@
-import { isProtectedPath } from '../../../hooks/paths/protected-paths.js';
+import { governancePathKind } from '../../../hooks/paths/protected-paths.js';
 import { splitLines } from '../../../hooks/hashing/text-encoding.js';
 import { readTextFile } from '../../../hooks/tools/executors/file-reading.js';
 import { compileLinearRegex } from '../../../hooks/tools/executors/linear-regex.js';
@@ -60,7 +60,7 @@ export async function searchWorkspace(
 	const matches: SearchMatch[] = [];
 	let skipped = 0;
 	for (const path of [...paths].sort()) {
-		if (isProtectedPath(path) && path.toLowerCase().startsWith('.git')) continue;
+		if (governancePathKind(path) === 'git') continue;
 		const read = await readTextFile(fs, path).catch(() => null);
 		if (!read || read.kind === 'missing' || read.kind === 'directory') continue;
 		if (read.kind !== 'text') {

@@ -25,6 +25,16 @@ describe('buildTreeRows', () => {
 			true
 		);
 		expect(rows.find((row) => row.path === '.orchestration')?.locked).toBe(true);
+		// One rule for governance paths: .intentignore and folded spellings are locked too.
+		const governed = buildTreeRows(
+			['.intentignore', '.g\u0131t/HEAD', '.intentignore.md'],
+			[],
+			new Set()
+		);
+		expect(governed.filter((row) => row.locked).map((row) => row.path)).toEqual([
+			'.g\u0131t',
+			'.intentignore'
+		]);
 		expect(rows.find((row) => row.path === 'docs')).toMatchObject({
 			kind: 'directory',
 			locked: false,

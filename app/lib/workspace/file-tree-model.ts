@@ -1,4 +1,4 @@
-import { isProtectedPath } from '../../../hooks/paths/protected-paths.js';
+import { isGovernancePath } from '../../../hooks/paths/protected-paths.js';
 import type { SandboxFileSystem } from '../../../hooks/tools/sandbox-ports.js';
 
 /** One row of the file tree as the tree view renders it (depth-first, folders first). */
@@ -70,7 +70,7 @@ export function buildTreeRows(
 				kind: 'directory',
 				level,
 				expanded: isExpanded,
-				locked: isProtectedPath(path)
+				locked: isGovernancePath(path)
 			});
 			if (isExpanded) visit(node.folders.get(name) as FolderNode, path, level + 1);
 		}
@@ -82,7 +82,7 @@ export function buildTreeRows(
 				kind: 'file',
 				level,
 				expanded: false,
-				locked: isProtectedPath(path),
+				locked: isGovernancePath(path),
 				...(node.deleted.has(name) ? { deleted: true } : {})
 			});
 		}

@@ -1,7 +1,11 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import { decodeText, encodeText } from '../../../hooks/hashing/text-encoding.js';
 import { normalizeWorkspacePath } from '../../../hooks/paths/normalize-path.js';
-import { isProtectedPath } from '../../../hooks/paths/protected-paths.js';
+import {
+	governancePathKind,
+	governancePathLabel,
+	isGovernancePath
+} from '../../../hooks/paths/protected-paths.js';
 import type {
 	DirectoryEntry,
 	FileChange,
@@ -111,8 +115,9 @@ export class Workspace implements SandboxFileSystem {
 		return tab ? tab.content !== tab.savedContent : false;
 	}
 
+	/** Governance paths (`.intentignore` too: protection changes in the intents panel only). */
 	isLocked(path: string): boolean {
-		return isProtectedPath(path);
+		return isGovernancePath(path);
 	}
 
 	toggleFolder(path: string, open?: boolean): void {
@@ -387,7 +392,9 @@ export class Workspace implements SandboxFileSystem {
 				};
 			}
 			const readOnlyReason = this.isLocked(path)
-				? 'Governance files are changed through the intents editor, not by hand.'
+				? governancePathKind(path) === 'intentignore'
+					? 'Which intents are protected changes with the Protected switch in the intents panel, not by hand.'
+					: 'Governance files are changed through the intents editor, not by hand.'
 				: kind.readOnlyReason;
 			return {
 				path,
@@ -469,9 +476,12 @@ export class Workspace implements SandboxFileSystem {
 		const normalised = normalizeWorkspacePath(rawPath.trim());
 		if (!normalised.ok)
 			return this.failNull(`"${rawPath}" is not a usable path: ${normalised.reason}`);
-		if (isProtectedPath(normalised.path))
+		const kind = governancePathKind(normalised.path);
+		if (kind)
 			return this.failNull(
-				`${normalised.path} is protected: .orchestration/ and .git/ are changed only by governance.`
+				kind === 'intentignore'
+					? `${normalised.path} is protected: protect or unprotect an intent with its switch in the intents panel.`
+					: `${normalised.path} is protected: ${governancePathLabel(kind)} is changed only by governance.`
 			);
 		return normalised.path;
 	}

@@ -33,14 +33,27 @@ export function unsafeSegment(path: string): string | null {
  * spelling its generator makes. Change both together.
  */
 export function isGovernedByTheCore(path: string): boolean {
+	const first = firstSegment(path);
+	if (first === undefined) return false;
+	if (first.charCodeAt(0) !== 0x2e && printableAscii.test(first)) return false;
+	return governanceNames.has(foldedName(first));
+}
+
+/** `''`, `.` and `..` segments, or a backslash: the path needs resolving before it is judged. */
+const irregularPath = /(?:^|\/)\.{0,2}(?:\/|$)|\\/;
+
+function firstSegment(path: string): string | undefined {
+	if (!irregularPath.test(path)) {
+		const slash = path.indexOf('/');
+		return slash === -1 ? path : path.slice(0, slash);
+	}
 	const segments: string[] = [];
 	for (const segment of path.split(/[\\/]/)) {
 		if (segment === '' || segment === '.') continue;
 		if (segment === '..') segments.pop();
 		else segments.push(segment);
 	}
-	const first = segments[0];
-	return first !== undefined && governanceNames.has(foldedName(first));
+	return segments[0];
 }
 
 const governanceNames = new Set(['.orchestration', '.git', '.intentignore']);

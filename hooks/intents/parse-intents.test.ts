@@ -292,3 +292,59 @@ describe('parseIntents: YAML syntax errors', () => {
 		expect(onlyError(lines.join('\n'))).toMatch(/^1:1 The file could not be read: /);
 	});
 });
+
+describe('the number of acceptance criteria (criteriaBounds.maxCriteriaPerFile)', () => {
+	/** `counts[i]` runnable criteria under intent i. */
+	function intentsWith(counts: number[]): string {
+		const lines = ['active_intents:'];
+		counts.forEach((count, index) => {
+			lines.push(`  - id: INT-${index + 1}`, '    name: Many', '    status: IN_PROGRESS');
+			lines.push('    acceptance_criteria:');
+			for (let number = 1; number <= count; number++)
+				lines.push(`      - { description: "c${number}", run: "sleep 100000" }`);
+			if (count === 0) lines.push('      []');
+		});
+		return `${lines.join('\n')}\n`;
+	}
+
+	it.each([
+		{ counts: [100], ok: true },
+		{ counts: [60, 40], ok: true },
+		{ counts: [101], ok: false, total: 101, line: 106 },
+		{ counts: [300], ok: false, total: 300, line: 106 },
+		{ counts: [60, 41], ok: false, total: 101, line: 110 },
+		{ counts: [99, 0, 2], ok: false, total: 101, line: 115 }
+	])('$counts criteria: ok $ok', ({ counts, ok, total, line }) => {
+		const parsed = parseIntents(intentsWith(counts));
+		expect(parsed.ok).toBe(ok);
+		if (parsed.ok) return;
+		expect(parsed.errors).toHaveLength(1);
+		const error = parsed.errors[0] as IntentsError;
+		expect(error.message).toBe(
+			`too many acceptance criteria: the file has ${total}, at most 100 are allowed (all intents together), so that checking them has an end; remove or merge ${(total ?? 0) - 100}`
+		);
+		// Placed at the first criterion over the limit.
+		expect(error.line).toBe(line);
+	});
+
+	it('counts a list reused through an alias each time it is used', () => {
+		const criteria = Array.from(
+			{ length: 60 },
+			(_, index) => `      - { description: "c${index}", run: "true" }`
+		).join('\n');
+		const yaml = `active_intents:
+  - id: INT-001
+    name: First
+    status: IN_PROGRESS
+    acceptance_criteria: &all
+${criteria}
+  - id: INT-002
+    name: Second
+    status: IN_PROGRESS
+    acceptance_criteria: *all
+`;
+		const parsed = parseIntents(yaml);
+		expect(parsed.ok).toBe(false);
+		if (!parsed.ok) expect(parsed.errors[0]?.message).toMatch(/the file has 120, at most 100/);
+	});
+});

@@ -126,6 +126,8 @@ export function createTestPipeline(options: {
 	scheduler?: Scheduler;
 	policy?: 'always' | 'destructive' | 'never';
 	checkConsent?: (command: string) => Promise<boolean>;
+	/** The pipeline's clock; fixedClock (time stands still) by default. */
+	clock?: Clock;
 }) {
 	const intentsYaml = options.intentsYaml ?? intentsFixture;
 	const fs = new InMemoryFileSystem({
@@ -152,7 +154,7 @@ export function createTestPipeline(options: {
 				return options.approve ? options.approve(prompt) : { approved: true };
 			}
 		},
-		clock: fixedClock,
+		clock: options.clock ?? fixedClock,
 		scheduler: options.scheduler ?? neverScheduler,
 		ids: sequentialIds(),
 		toolVersion: '0.1.0-test',

@@ -28,9 +28,9 @@ export interface OverlayWriteLimit {
  *
  * Everything written stays in memory until the command ends, so a `limit` caps the bytes one
  * command may write: every write counts its whole content (overwriting one file again and again
- * counts each time), except that a write which only extends the file (an append: the old content
- * is its start) counts the bytes it adds. The live layer can therefore never hold more than the
- * limit. Past it the write fails with EDQUOT, and so does every later one.
+ * counts each time), except that a write which only extends a file this view already holds (an
+ * append: the old content is its start) counts the bytes it adds. The layer can therefore never
+ * hold more than the limit. Past it the write fails with EDQUOT, and so does every later one.
  */
 export class OverlayWorkspaceFiles implements WorkspaceFiles {
 	/** Path → what the command left there (`null`: removed). Only touched paths are here. */
@@ -80,20 +80,18 @@ export class OverlayWorkspaceFiles implements WorkspaceFiles {
 		const existing = await this.stat(path);
 		if (existing?.kind === 'directory') throw new SandboxFileSystemError('EISDIR', 'write', path);
 		if (!existing) await this.requireParentFolder(path, 'open');
-		this.charge(path, await this.addedBytes(path, data, existing));
+		this.charge(path, this.addedBytes(path, data));
 		this.set(path, { kind: 'file', data: data.slice(), modifiedAt: this.now() });
 	}
 
-	/** What a write counts: all of `data`, or only its tail when it extends the file that is there. */
-	private async addedBytes(
-		path: string,
-		data: Uint8Array,
-		existing: WorkspaceEntryInfo | null
-	): Promise<number> {
-		if (existing?.kind !== 'file' || existing.size === 0 || existing.size > data.byteLength)
-			return data.byteLength;
+	/**
+	 * What a write counts: all of `data`, or only its tail when it extends a file this view
+	 * already holds (whose bytes were counted when they came here).
+	 */
+	private addedBytes(path: string, data: Uint8Array): number {
 		const held = this.layer.get(path);
-		const previous = held?.kind === 'file' ? held.data : await this.base.read(path);
+		if (held?.kind !== 'file' || held.data.byteLength > data.byteLength) return data.byteLength;
+		const previous = held.data;
 		for (let index = 0; index < previous.byteLength; index += 1) {
 			if (previous[index] !== data[index]) return data.byteLength;
 		}

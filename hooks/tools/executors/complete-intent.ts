@@ -1,11 +1,17 @@
 import { toolError } from '../../errors/tool-error.js';
+import { criteriaBounds, criteriaDeadline } from '../../intents/criteria-bounds.js';
 import { setIntentStatus } from '../../intents/edit-intents-yaml.js';
 import { writeIntentsYaml } from './write-intents-yaml.js';
 import type { FileChange } from '../sandbox-ports.js';
 import type { Executor } from './execution-context.js';
 import { runGovernedCommand } from './governed-exec.js';
 
-/** Runs the intent's runnable acceptance criteria; only when all pass is the intent COMPLETED. */
+/**
+ * Runs the intent's runnable acceptance criteria; only when all pass is the intent COMPLETED.
+ * Within the bounds of every check (criteria-bounds.ts): each criterion its own time limit, all
+ * of them the deadline (when the context has a clock); one that the deadline stops or leaves
+ * unstarted fails the call with the reason.
+ */
 export const completeIntent: Executor = async (context) => {
 	const intentId = String(context.call.input.intent_id);
 	const intent = context.state.intent(intentId);
@@ -17,12 +23,15 @@ export const completeIntent: Executor = async (context) => {
 		refused_changes?: string[];
 	}[] = [];
 	const recorded: FileChange[] = [];
+	const deadline = context.nowMs ? criteriaDeadline({ nowMs: context.nowMs }) : null;
 	for (const criterion of intent.acceptance_criteria) {
 		if (typeof criterion === 'string') continue;
+		const timeoutMs = deadline ? deadline.timeoutForNext() : criteriaBounds.criterionTimeoutMs;
+		if (deadline && timeoutMs <= 0) return notRun(criterion, deadline.reason, recorded);
 		// The same governed transaction as execute_command, in this intent's scope: a criterion
 		// script cannot change what the agent itself could not.
 		const { result, kept, refused, violation } = await runGovernedCommand(context, criterion.run, {
-			timeoutMs: 120_000,
+			timeoutMs,
 			intentId
 		});
 		recorded.push(...kept);
@@ -44,6 +53,8 @@ export const completeIntent: Executor = async (context) => {
 				changesRecorded: true
 			};
 		}
+		if (result.exitCode !== 0 && deadline?.passed())
+			return notRun(criterion, deadline.reason, recorded, result.output);
 		if (result.exitCode !== 0) {
 			return {
 				ok: false,
@@ -98,3 +109,22 @@ export const completeIntent: Executor = async (context) => {
 		changesRecorded: true
 	};
 };
+
+/** The deadline stopped a criterion or left it unstarted: not completed, and the agent told why. */
+function notRun(
+	criterion: { description: string; run: string },
+	reason: string,
+	recorded: FileChange[],
+	output?: string
+) {
+	return {
+		ok: false as const,
+		error: toolError(
+			'command_failed',
+			`Acceptance criterion "${criterion.description}" (\`${criterion.run}\`) was not run to the end: ${reason}, so the intent was not completed.${output ? `\n${output.slice(-2_000)}` : ''}`,
+			'Make the criteria faster (each runs in the offline sandbox), then call complete_intent again.'
+		),
+		changes: recorded,
+		changesRecorded: true
+	};
+}

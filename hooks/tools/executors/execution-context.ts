@@ -19,6 +19,8 @@ export interface ExecutionContext {
 	fs: SandboxFileSystem;
 	runner: CommandRunner;
 	capabilities: SandboxCapabilities;
+	/** Monotonic milliseconds (the pipeline's clock): time limits that span several commands. */
+	nowMs?: () => number;
 	/** Normalised paths the call changes (same as the pre-hooks saw). */
 	targets: string[];
 	emit(draft: LedgerEventDraft): void;

@@ -28,13 +28,16 @@ export async function verifyCommand(
 	output: { out(text: string): void; err(text: string): void }
 ): Promise<number> {
 	const { positional, flags, values } = parseArguments(argv, {
-		flags: ['json'],
-		values: ['witness-key', 'witness', 'token', 'ledger']
+		flags: ['json', 'allow-unwitnessed-tail'],
+		values: ['witness-key', 'witness', 'token', 'ledger', 'witness-delay']
 	});
 	if (positional.length !== 1)
 		throw new UsageError(
-			'verify takes one export: threadline verify <dir|zip> [--json] [--witness-key <key|url>] [--witness <url> --token <instructor token>]'
+			'verify takes one export: threadline verify <dir|zip> [--json] [--witness-key <key|url>] [--witness <url> --token <instructor token>] [--allow-unwitnessed-tail] [--witness-delay <hours>]'
 		);
+	const delayHours = values.has('witness-delay') ? Number(values.get('witness-delay')) : null;
+	if (delayHours !== null && (!Number.isFinite(delayHours) || delayHours <= 0))
+		throw new UsageError('--witness-delay takes a number of hours greater than 0');
 	const source = positional[0] as string;
 	// Compiled while the export is read, for a ledger large enough to verify on both cores.
 	void verifyHelperThreads.prepare();
@@ -61,7 +64,9 @@ export async function verifyCommand(
 				key: values.get('witness-key'),
 				server: values.get('witness'),
 				token: values.get('token'),
-				ledger: values.get('ledger')
+				ledger: values.get('ledger'),
+				allowUnwitnessedTail: flags.has('allow-unwitnessed-tail'),
+				maximumDelayMs: delayHours === null ? undefined : delayHours * 3_600_000
 			})
 		: null;
 	const ok = report.ok && (witness?.ok ?? true);

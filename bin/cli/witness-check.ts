@@ -14,6 +14,16 @@ export interface ReceiptCheck {
 	invalid: ReceiptProblem[];
 	/** The ledger id the receipts name (the first one's), or null without receipts. */
 	ledger: string | null;
+	/** The learner the server bound the ledger to (id and name), from the receipts; null in older ones. */
+	learner: { id: string; name: string | null } | null;
+	/** The scenario the ledger was bound to at its first append, when the receipts name one. */
+	scenario: string | null;
+	/**
+	 * How long after they were written the server first saw events (`received_at` minus the
+	 * event's own timestamp): the longest such delay, and every run of events later than
+	 * `noticeDelayMs` (reported) — those later than the allowed delay are in `invalid`.
+	 */
+	delays: { longestMs: number; late: { from: number; to: number; delayMs: number }[] };
 	/** The highest seq a valid receipt covers whose head the export still holds; 0 when none. */
 	witnessedSeq: number;
 	/** Events after `witnessedSeq` other than receipts themselves: written but never witnessed. */
@@ -29,7 +39,8 @@ export interface ReceiptCheck {
  */
 export function checkReceipts(
 	events: readonly unknown[],
-	signatureValid: (receipt: unknown, signature: unknown) => boolean
+	signatureValid: (receipt: unknown, signature: unknown) => boolean,
+	options: ReceiptTimeOptions = {}
 ): ReceiptCheck {
 	const bySeq = new Map<number, EventValue>();
 	for (const event of events) {
@@ -38,7 +49,13 @@ export function checkReceipts(
 	const invalid: ReceiptProblem[] = [];
 	let receipts = 0;
 	let ledger: string | null = null;
+	let learner: ReceiptCheck['learner'] = null;
+	let scenario: string | null = null;
 	let witnessedSeq = 0;
+	const maximumDelayMs = options.maximumDelayMs ?? defaultMaximumWitnessDelayMs;
+	const noticeDelayMs = options.noticeDelayMs ?? defaultNoticeWitnessDelayMs;
+	const delays: ReceiptCheck['delays'] = { longestMs: 0, late: [] };
+	const firstHash = bySeq.get(1)?.hash;
 	for (const event of events) {
 		if (!isObject(event) || event.type !== 'witness-receipt') continue;
 		receipts++;
@@ -89,6 +106,45 @@ export function checkReceipts(
 			});
 			continue;
 		}
+		// The identity the server bound the ledger to at its first append (receipts since then
+		// name it): this history's first event, and one learner for every receipt.
+		if (receipt.genesis_hash !== undefined && receipt.genesis_hash !== firstHash) {
+			invalid.push({
+				seq,
+				problem: `the receipt was signed for a history whose first event is ${String(receipt.genesis_hash).slice(0, 19)}…, not this export's (receipts moved to another history)`
+			});
+			continue;
+		}
+		if (typeof receipt.learner === 'string') {
+			if (learner && learner.id !== receipt.learner) {
+				invalid.push({
+					seq,
+					problem: `the receipt is for learner ${receipt.learner}, the earlier ones for ${learner.id} (receipts of two learners)`
+				});
+				continue;
+			}
+			learner ??= {
+				id: receipt.learner,
+				name: typeof receipt.learner_name === 'string' ? receipt.learner_name : null
+			};
+		}
+		if (typeof receipt.scenario === 'string') scenario ??= receipt.scenario;
+		const timing = receiptTiming(bySeq, witnessedSeq, receipt.seq, receipt.received_at);
+		if (timing.problem) {
+			invalid.push({ seq, problem: timing.problem });
+			continue;
+		}
+		if (timing.longestMs > maximumDelayMs) {
+			invalid.push({
+				seq,
+				problem: `seq ${timing.from}–${receipt.seq} reached the server ${duration(timing.longestMs)} after they were written, more than the ${duration(maximumDelayMs)} allowed for offline work (a history made or kept back before it was sent)`
+			});
+			continue;
+		}
+		delays.longestMs = Math.max(delays.longestMs, timing.longestMs);
+		if (timing.longestMs > noticeDelayMs) {
+			delays.late.push({ from: timing.from, to: receipt.seq, delayMs: timing.longestMs });
+		}
 		witnessedSeq = Math.max(witnessedSeq, receipt.seq);
 	}
 	const after = events.filter(
@@ -99,7 +155,70 @@ export function checkReceipts(
 		after.length > 0
 			? { from: Number(after[0]?.seq), to: Number(after.at(-1)?.seq), count: after.length }
 			: null;
-	return { receipts, invalid, ledger, witnessedSeq, notWitnessed };
+	return { receipts, invalid, ledger, learner, scenario, delays, witnessedSeq, notWitnessed };
+}
+
+export interface ReceiptTimeOptions {
+	/** Events the server first saw later than this after they were written fail (default 48 h). */
+	maximumDelayMs?: number;
+	/** Delays over this are reported, not failed (default 15 min). */
+	noticeDelayMs?: number;
+}
+
+/**
+ * Generous for offline work: a learner may work a weekend day without a connection, and the
+ * witness sends it all when they are back. Longer than that, a history was kept back (or made up
+ * afterwards) and the receipts no longer say when it happened.
+ */
+export const defaultMaximumWitnessDelayMs = 48 * 3_600_000;
+export const defaultNoticeWitnessDelayMs = 15 * 60_000;
+/** Clocks disagree: an event may seem up to this much later than the server's receipt of it. */
+const clockSkewMs = 5 * 60_000;
+
+/**
+ * The events a receipt newly covers (after `witnessedBefore`, up to `headSeq`) against its time:
+ * the longest delay between an event's own timestamp and the server's `received_at`, and a
+ * problem when an event claims a time after the server already held it (timestamps made up).
+ */
+function receiptTiming(
+	bySeq: ReadonlyMap<number, EventValue>,
+	witnessedBefore: number,
+	headSeq: number,
+	receivedAt: unknown
+): { longestMs: number; from: number; problem: string | null } {
+	const received = typeof receivedAt === 'string' ? Date.parse(receivedAt) : Number.NaN;
+	if (Number.isNaN(received)) {
+		return {
+			longestMs: 0,
+			from: witnessedBefore + 1,
+			problem: 'the receipt has no time it was received'
+		};
+	}
+	let longestMs = 0;
+	for (let seq = witnessedBefore + 1; seq <= headSeq; seq++) {
+		const event = bySeq.get(seq);
+		const written = typeof event?.timestamp === 'string' ? Date.parse(event.timestamp) : Number.NaN;
+		if (Number.isNaN(written)) continue;
+		if (written > received + clockSkewMs) {
+			return {
+				longestMs,
+				from: witnessedBefore + 1,
+				problem: `seq ${seq} says it was written at ${String(event?.timestamp)}, after the server received it (${String(receivedAt)}): its time was made up`
+			};
+		}
+		longestMs = Math.max(longestMs, received - written);
+	}
+	return { longestMs, from: witnessedBefore + 1, problem: null };
+}
+
+/** "2 h 5 min", "3 min", "40 s". */
+export function duration(milliseconds: number): string {
+	const seconds = Math.round(milliseconds / 1000);
+	if (seconds < 60) return `${seconds} s`;
+	const minutes = Math.round(seconds / 60);
+	if (minutes < 60) return `${minutes} min`;
+	const hours = Math.floor(minutes / 60);
+	return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
 }
 
 export interface ServerComparison {

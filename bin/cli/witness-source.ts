@@ -6,7 +6,26 @@ export interface ServerLedgerCopy {
 	events: unknown[];
 	refused: { reason: string; received_at: string }[];
 	model_tool_calls: { tool_call_id: string; tool_name: string; arguments_hash: string }[];
-	learner: { name: string };
+	learner: { id?: string; name: string };
+	scenario?: string | null;
+	/** Histories sent into this ledger that another held, and this one's history sent elsewhere (refused). */
+	copies?: {
+		ledger: string;
+		learner: { name: string };
+		original_ledger: string;
+		original_learner: { name: string };
+		kind: 'copy' | 'rewrite';
+		from_seq: number;
+	}[];
+	/** Every ledger of the same learner, abandoned ones included (older servers: absent). */
+	learner_ledgers?: {
+		ledger: string;
+		scenario: string | null;
+		head_seq: number;
+		abandoned: boolean;
+		created_at: string;
+		updated_at: string;
+	}[];
 }
 
 /** `http://host:port` or any URL under it → the server's origin. */
@@ -66,10 +85,14 @@ export async function findLedgerByFirstEvent(
 	firstHash: string
 ): Promise<string | null> {
 	const listing = (await getJson(`${originOf(serverUrl)}/api/class/ledgers`, token)) as {
-		ledgers?: { ledger: string; head_seq: number }[];
+		ledgers?: { ledger: string; head_seq: number; genesis_hash?: string | null }[];
 	};
+	// The server binds each ledger to its first event's hash: one listing answers it.
+	const bound = listing.ledgers?.find((entry) => entry.genesis_hash === firstHash);
+	if (bound) return bound.ledger;
 	for (const entry of listing.ledgers ?? []) {
-		if (entry.head_seq < 1) continue;
+		// Only ledgers stored before ledgers were bound need their first event read.
+		if (entry.head_seq < 1 || typeof entry.genesis_hash === 'string') continue;
 		const copy = await fetchLedgerCopy(serverUrl, token, entry.ledger);
 		const first = copy.events[0] as { hash?: unknown } | undefined;
 		if (first?.hash === firstHash) return entry.ledger;

@@ -125,17 +125,37 @@ describe('threadline verify --witness-key / --witness', () => {
 		const extra = await rechain([
 			...witnessed,
 			{
-				type: 'lesson-record',
+				// A read: it changes no file the export derives (a lesson would change AGENT.md).
+				type: 'tool-call-start',
 				session_id: 'builder',
-				intent_id: null,
-				lesson: 'late',
-				category: 'note',
-				source: 'agent',
+				tool: 'read_file',
+				tool_call_id: 'call-late',
+				input: { path: 'README.md' },
 				timestamp: witnessed[0]?.timestamp
 			}
 		]);
-		const result = await verify(await exportWith(extra), '--witness-key', service.publicKey);
+		const path = await exportWith(extra);
+		const result = await verify(path, '--witness-key', service.publicKey);
 		expect(result.text).toMatch(/not witnessed: 1 event\(s\), seq \d+–\d+/);
+		// Never OK by default: the grader accepts an unwitnessed tail explicitly.
+		expect(result.code).toBe(1);
+		expect(result.text).toContain('--allow-unwitnessed-tail');
+		expect(result.text).not.toMatch(/^OK/m);
+		const accepted = await verify(
+			path,
+			'--witness-key',
+			service.publicKey,
+			'--allow-unwitnessed-tail'
+		);
+		expect(accepted.code).toBe(0);
+		expect(accepted.text).toContain('accepted: --allow-unwitnessed-tail');
+	});
+
+	it('names the learner the ledger was bound to, from the receipts alone', async () => {
+		const result = await verify(await exportWith(witnessed), '--witness-key', service.publicKey);
+		expect(result.text).toMatch(
+			/witnessed for: Ada \(learner [0-9a-f-]+\), ledger ledger-cli-witness/
+		);
 	});
 
 	it('fails a rewritten, recomputed export and names the first rewritten event', async () => {

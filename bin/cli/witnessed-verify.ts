@@ -7,6 +7,7 @@ import {
 	checkModelCalls,
 	checkReceipts,
 	compareWithServer,
+	duration,
 	type ModelCallCheck,
 	type ReceiptCheck,
 	type ServerComparison
@@ -26,6 +27,13 @@ export interface WitnessOptions {
 	token?: string;
 	/** The server's ledger id, when the export has no receipts naming it (`--ledger`). */
 	ledger?: string;
+	/**
+	 * Events after the last receipt are accepted as "not witnessed" instead of failing
+	 * (`--allow-unwitnessed-tail`: an export taken while the witness was still sending).
+	 */
+	allowUnwitnessedTail?: boolean;
+	/** Events the server first saw later than this after they were written fail (`--witness-delay <hours>`). */
+	maximumDelayMs?: number;
 }
 
 export interface WitnessReport {
@@ -64,22 +72,45 @@ export async function witnessedVerify(
 		throw new UsageError(`--witness-key: ${(error as Error).message}`);
 	}
 	const events = readJsonl(auditJsonl).map((entry) => entry.value ?? null);
-	const receipts = checkReceipts(events, (receipt, signature) =>
-		receiptSignatureValid(receipt, signature, key)
+	const receipts = checkReceipts(
+		events,
+		(receipt, signature) => receiptSignatureValid(receipt, signature, key),
+		{ maximumDelayMs: options.maximumDelayMs }
 	);
 	const lines: string[] = [];
 	const failures: string[] = [];
 	lines.push(
 		`  witness:       ${receipts.receipts} receipt(s), ${receipts.invalid.length} invalid; witnessed up to seq ${receipts.witnessedSeq}`
 	);
+	if (receipts.learner) {
+		lines.push(
+			`  witnessed for: ${receipts.learner.name ?? '(no name)'} (learner ${receipts.learner.id}), ledger ${receipts.ledger}${receipts.scenario ? `, scenario ${receipts.scenario}` : ''}`
+		);
+	} else if (receipts.ledger) {
+		lines.push(
+			`  witnessed for: ledger ${receipts.ledger} (receipts from before ledgers were bound to a learner)`
+		);
+	}
 	for (const invalid of receipts.invalid.slice(0, 10)) {
 		lines.push(`    seq ${invalid.seq}: ${invalid.problem}`);
 		failures.push(`witness receipt at seq ${invalid.seq}: ${invalid.problem}`);
 	}
-	if (receipts.notWitnessed) {
+	for (const late of receipts.delays.late.slice(0, 10)) {
 		lines.push(
-			`  not witnessed: ${receipts.notWitnessed.count} event(s), seq ${receipts.notWitnessed.from}–${receipts.notWitnessed.to} (after the last receipt)`
+			`    late: seq ${late.from}–${late.to} reached the server ${duration(late.delayMs)} after they were written (offline, or kept back)`
 		);
+	}
+	if (receipts.notWitnessed) {
+		const tail = `${receipts.notWitnessed.count} event(s), seq ${receipts.notWitnessed.from}–${receipts.notWitnessed.to}, after the last receipt were never witnessed`;
+		lines.push(
+			`  not witnessed: ${tail}${options.allowUnwitnessedTail ? ' (accepted: --allow-unwitnessed-tail)' : ''}`
+		);
+		// Nothing witnessed at all is its own failure, below.
+		if (!options.allowUnwitnessedTail && receipts.witnessedSeq > 0) {
+			failures.push(
+				`${tail}; pass --allow-unwitnessed-tail to accept an export taken before the witness caught up`
+			);
+		}
 	}
 
 	let server: WitnessReport['server'] = null;
@@ -118,9 +149,46 @@ export async function witnessedVerify(
 			lines.push(
 				`  server copy:   ledger ${ledger} of ${copy.learner.name}: ${copy.events.length} event(s), ${comparison.matching} match the export`
 			);
+			if (receipts.learner && copy.learner.id && receipts.learner.id !== copy.learner.id) {
+				failures.push(
+					`the receipts name learner ${receipts.learner.id}, the server's ledger ${ledger} belongs to ${copy.learner.name}`
+				);
+				lines.push(`    ${failures.at(-1)}`);
+			}
+			if (!receipts.ledger) {
+				// No receipts: the server found this history by its first event.
+				lines.push(
+					`    this history was first witnessed for ${copy.learner.name} (ledger ${ledger}); this export carries no receipt of its own`
+				);
+			}
 			if (comparison.firstDifference) {
-				failures.push(`rewritten: ${comparison.firstDifference.problem}`);
-				lines.push(`    REWRITTEN: ${comparison.firstDifference.problem}`);
+				const rewrites = `this export rewrites ledger ${ledger} from seq ${comparison.firstDifference.seq}`;
+				failures.push(`rewritten: ${rewrites}: ${comparison.firstDifference.problem}`);
+				lines.push(`    REWRITTEN: ${rewrites}: ${comparison.firstDifference.problem}`);
+			}
+			for (const copied of (copy.copies ?? []).slice(0, 10)) {
+				lines.push(
+					copied.original_ledger === ledger
+						? `    ${copied.learner.name} sent this history again into ledger ${copied.ledger} (${copied.kind === 'rewrite' ? `rewritten from seq ${copied.from_seq}` : 'a copy'}; refused)`
+						: `    this ledger was offered a history first witnessed for ${copied.original_learner.name} (ledger ${copied.original_ledger}; ${copied.kind}; refused)`
+				);
+			}
+			const others = (copy.learner_ledgers ?? []).filter(
+				(entry) =>
+					entry.ledger !== ledger &&
+					entry.head_seq > 0 &&
+					(copy.scenario ?? null) === (entry.scenario ?? null)
+			);
+			if (others.length > 0) {
+				lines.push(
+					`    ${copy.learner.name} has ${others.length} other ledger(s) for this scenario: ${others
+						.slice(0, 5)
+						.map(
+							(entry) =>
+								`${entry.ledger} (${entry.head_seq} events, ${entry.created_at.slice(0, 16)}–${entry.updated_at.slice(11, 16)}${entry.abandoned ? ', abandoned' : ''})`
+						)
+						.join(', ')}`
+				);
 			}
 			if (comparison.truncated) {
 				failures.push(

@@ -127,7 +127,17 @@ export type LedgerEventBody =
 	 */
 	| (EventBase & {
 			type: 'witness-receipt';
-			receipt: { ledger: string; seq: number; head_hash: string; received_at: string };
+			receipt: {
+				ledger: string;
+				/** The ledger's learner (id and display name) and its seq 1's hash, bound at its first append. */
+				learner?: string;
+				learner_name?: string;
+				genesis_hash?: string;
+				scenario?: string;
+				seq: number;
+				head_hash: string;
+				received_at: string;
+			};
 			signature: string;
 	  });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEvent } from '../../hooks/ledger/ledger-event.js';
 import { fixtureEvents } from '../testing/ledger-fixture.js';
 import { ClassStore, type AppendOutcome, type StoredEvent } from './class-store.js';
@@ -30,8 +30,11 @@ describe('appends sharing one transaction', () => {
 		store = new ClassStore(database);
 		await store.createLearner({ id: 'ada', name: 'Ada' }, 'hash-ada');
 		await store.createLearner({ id: 'bob', name: 'Bob' }, 'hash-bob');
-		events = await fixtureEvents(12);
 	}, 60_000);
+	// A history of its own per test: the store binds a ledger to its first event.
+	beforeEach(async () => {
+		events = await fixtureEvents(12);
+	});
 	afterAll(async () => {
 		await store.close();
 	});
@@ -50,7 +53,7 @@ describe('appends sharing one transaction', () => {
 		const outcomes = await together([
 			{ ledger: 'ledger-0-one', learner: 'ada', events: events.slice(0, 4) },
 			{ ledger: 'ledger-0-one', learner: 'ada', events: events.slice(4, 8) },
-			{ ledger: 'ledger-0-two', learner: 'bob', events: events.slice(0, 3) }
+			{ ledger: 'ledger-0-two', learner: 'bob', events: (await fixtureEvents(3)).slice(0, 3) }
 		]);
 		expect(outcomes.map((outcome) => outcome.ok && outcome.seq)).toEqual([4, 8, 3]);
 		expect((await store.ledgerLines('ledger-0-one')).map((line) => JSON.parse(line).seq)).toEqual([
@@ -96,5 +99,47 @@ describe('appends sharing one transaction', () => {
 				event.type === 'tool-decision' && (event as { decision?: string }).decision === 'deny'
 		).length;
 		expect(summary).toMatchObject({ mutations, blocked: denied, head_seq: 12 });
+	});
+
+	it('binds a ledger to its first event: a history held elsewhere is continued, refused as a copy or as a rewrite', async () => {
+		await store.appendEvents('ledger-4-one', 'ada', stored(events.slice(0, 6)), at, 'jwt-auth');
+		expect(await store.ledger('ledger-4-one')).toMatchObject({
+			genesis_hash: events[0]?.hash,
+			scenario: 'jwt-auth'
+		});
+		// The same learner, the same history, a new id (the browser lost its id): continue the first.
+		expect(await store.appendEvents('ledger-4-two', 'ada', stored(events.slice(0, 8)), at)).toEqual(
+			{ ok: false, reason: 'held', ledger: 'ledger-4-one' }
+		);
+		// Another learner sending it into their own fresh ledger: a copy, refused and recorded.
+		expect(
+			await store.appendEvents('ledger-4-bob', 'bob', stored(events.slice(0, 6)), at)
+		).toMatchObject({ ok: false, reason: 'copy', kind: 'copy', sameLearner: false });
+		// The owner, rewritten from seq 4 and re-chained, laundered under a fresh id.
+		const rewritten = await fixtureEvents(4, events.slice(0, 3), { sessionId: 'laundered' });
+		expect(
+			await store.appendEvents(
+				'ledger-4-new',
+				'ada',
+				stored([...events.slice(0, 3), ...rewritten]),
+				at
+			)
+		).toMatchObject({ ok: false, reason: 'copy', kind: 'rewrite', fromSeq: 4, sameLearner: true });
+		const copies = await store.copies('ledger-4-one');
+		expect(copies.map((copy) => [copy.ledger, copy.kind, copy.from_seq])).toEqual([
+			['ledger-4-bob', 'copy', 6],
+			['ledger-4-new', 'rewrite', 4]
+		]);
+		expect(await store.ledgerLines('ledger-4-bob')).toEqual([]);
+		expect(await store.ledgerLines('ledger-4-new')).toEqual([]);
+	});
+
+	it('lets only one of two ledgers starting the same history in one batch take it', async () => {
+		const outcomes = await together([
+			{ ledger: 'ledger-5-ada', learner: 'ada', events: events.slice(0, 3) },
+			{ ledger: 'ledger-5-bob', learner: 'bob', events: events.slice(0, 3) }
+		]);
+		expect(outcomes[0]).toMatchObject({ ok: true, seq: 3 });
+		expect(outcomes[1]).toMatchObject({ ok: false, reason: 'copy', kind: 'copy' });
 	});
 });

@@ -44,13 +44,25 @@ export function fixtureDraft(index: number, sessionId = 'session-a'): LedgerEven
 	}
 }
 
-/** Seals `count` fixture events after `previous` (a continuation when given). */
+/** Histories started so far: each new one starts a minute after the last (see fixtureEvents). */
+let historiesStarted = 0;
+
+/**
+ * Seals `count` fixture events after `previous` (a continuation when given). A new history
+ * (no `previous`, no `clock`) starts at a time of its own, so two are never the same history:
+ * the class server binds a ledger to its first event and refuses a history it already holds.
+ */
 export async function fixtureEvents(
 	count: number,
 	previous: readonly LedgerEvent[] = [],
 	options: { sessionId?: string; offset?: number; clock?: Clock } = {}
 ): Promise<LedgerEvent[]> {
-	const chain = LedgerChain.fromEvents(options.clock ?? fixtureClock(), previous);
+	const clock =
+		options.clock ??
+		(previous.length === 0
+			? fixtureClock(Date.UTC(2026, 10, 23, 12, 0, 0) + 60_000 * historiesStarted++)
+			: fixtureClock());
+	const chain = LedgerChain.fromEvents(clock, previous);
 	const start = options.offset ?? previous.length;
 	const drafts = Array.from({ length: count }, (_, index) =>
 		fixtureDraft(start + index, options.sessionId)

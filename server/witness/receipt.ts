@@ -1,9 +1,19 @@
 import { sign, verify, type KeyObject } from 'node:crypto';
 import { canonicalJson } from '../../hooks/ledger/canonical-json.js';
 
-/** What the class server signs: the ledger's head as it stored it, and when. */
+/**
+ * What the class server signs: the ledger's head as it stored it, and when, with the identity
+ * the ledger was bound to at its first append (its learner, its seq 1, its scenario), so an
+ * export whose receipts were moved to another history or learner is caught offline.
+ */
 export interface WitnessReceipt {
 	ledger: string;
+	/** The learner id the ledger belongs to, and their display name (absent in older receipts). */
+	learner?: string;
+	learner_name?: string;
+	/** The hash of the ledger's seq 1 (absent for ledgers stored before ledgers were bound). */
+	genesis_hash?: string;
+	scenario?: string;
 	seq: number;
 	head_hash: string;
 	received_at: string;

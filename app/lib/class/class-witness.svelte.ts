@@ -4,7 +4,8 @@ import {
 	joinClass,
 	loadMembership,
 	saveMembership,
-	type ClassMembership
+	type ClassMembership,
+	type ClassRequestLimits
 } from './class-membership.js';
 import { LedgerWitness, type WitnessLedgerPort, type WitnessStatus } from './ledger-witness.js';
 
@@ -18,19 +19,24 @@ export class ClassWitnessState {
 	membership = $state<ClassMembership | null>(null);
 	status = $state<WitnessStatus>({ kind: 'idle' });
 	#ledger: WitnessLedgerPort | null = null;
+	#scenario: string | undefined;
 	#witness: LedgerWitness | null = null;
+	/** What one append may carry on this server (GET /api/class/key). */
+	#limits: ClassRequestLimits = {};
 
 	/** Asks the server whether it hosts a class and reads this browser's membership. */
 	async start(): Promise<void> {
 		const info = await fetchClassInfo((input, init) => fetch(input, init));
 		this.classId = info?.classId ?? null;
+		this.#limits = info?.limits ?? {};
 		this.membership = info ? loadMembership(localStorage) : null;
 		this.#restart();
 	}
 
 	/** Witnesses this ledger from now on (the IDE calls this when a scenario's ledger opens). */
-	attach(ledger: WitnessLedgerPort): void {
+	attach(ledger: WitnessLedgerPort, scenario?: string): void {
 		this.#ledger = ledger;
+		this.#scenario = scenario;
 		this.#restart();
 	}
 
@@ -70,7 +76,9 @@ export class ClassWitnessState {
 			onStatus: (status) => {
 				this.status = status;
 			},
-			newId: () => crypto.randomUUID()
+			newId: () => crypto.randomUUID(),
+			limits: this.#limits,
+			scenario: this.#scenario
 		});
 		void this.#witness.sync();
 	}
@@ -84,7 +92,9 @@ export function witnessLabel(classId: string, status: WitnessStatus): string {
 		case 'witnessed':
 			return `Class: ${classId} — witnessed`;
 		case 'behind':
-			return `Class: ${classId} — not witnessed since ${clockTime(status.since)}`;
+			return status.reason === 'full'
+				? `Class: ${classId} — storage full, not witnessed since ${clockTime(status.since)}`
+				: `Class: ${classId} — not witnessed since ${clockTime(status.since)}`;
 		case 'sending':
 			return `Class: ${classId} — sending…`;
 		default:
@@ -95,4 +105,14 @@ export function witnessLabel(classId: string, status: WitnessStatus): string {
 function clockTime(iso: string): string {
 	const date = new Date(iso);
 	return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString('en-GB');
+}
+
+/**
+ * How a ledger's exercise is named to the class server at its first append: a built-in by its
+ * id, anything else by its id and where it came from (two remote scenarios may declare one id).
+ */
+export function classScenarioName(id: string, source: string): string {
+	if (source === `built-in:${id}`) return id;
+	const name = `${id} (${source})`;
+	return name.length <= 300 ? name : `${name.slice(0, 299)}…`;
 }

@@ -15,13 +15,18 @@ import type { LedgerChange } from '../ledger/indexeddb-ledger.js';
 import { joinClass } from './class-membership.js';
 import { LedgerWitness, type WitnessLedgerPort, type WitnessStatus } from './ledger-witness.js';
 
+/** Ledgers made so far: each starts its history at a time of its own (the server binds a ledger to its first event). */
+let ledgersMade = 0;
+
 /** The IndexedDB ledger's witness-facing surface, in memory. */
 class MemoryWitnessLedger implements WitnessLedgerPort {
 	writable = true;
 	events: LedgerEvent[] = [];
 	values = new Map<string, unknown>();
 	listeners = new Set<(change: LedgerChange) => void>();
-	chain = new LedgerChain({ clock: fixtureClock() });
+	chain = new LedgerChain({
+		clock: fixtureClock(Date.UTC(2026, 10, 23, 12, 0, 0) + 3_600_000 * ledgersMade++)
+	});
 	historyLoaded: Promise<void> = Promise.resolve();
 	/** As IndexedDbLedger while a large ledger's history is still being read. */
 	historyLoading = false;
@@ -209,6 +214,29 @@ describe('LedgerWitness: the browser’s witness client', () => {
 		expect(second.retries).toHaveLength(0);
 		expect(second.ledger.events.some((event) => event.type === 'witness-receipt')).toBe(false);
 		second.witness.dispose();
+	});
+
+	it('continues the ledger the server holds when this browser lost its id,', async () => {
+		const token = await learnerToken('Forgetful');
+		const ledger = new MemoryWitnessLedger();
+		const first = setUp(token, ledger);
+		await ledger.append([fixtureDraft(0), fixtureDraft(1)]);
+		await first.witness.sync();
+		const ledgerId = first.witness.ledgerId as string;
+		first.witness.dispose();
+		// A reload at the worst moment: the stored id is gone, the history is not.
+		ledger.values.clear();
+		await ledger.append([fixtureDraft(2)]);
+		const again = setUp(token, ledger);
+		await again.witness.sync();
+		expect(again.witness.ledgerId).toBe(ledgerId);
+		expect(again.statuses.at(-1)).toMatchObject({ kind: 'witnessed' });
+		const copy = await serverCopy(ledgerId);
+		expect(copy.events.map((event) => event.seq)).toEqual(
+			ledger.events.filter((event) => event.seq <= copy.events.length).map((event) => event.seq)
+		);
+		expect(copy.events.at(-1)?.seq).toBe(ledger.events.at(-2)?.seq);
+		again.witness.dispose();
 	});
 
 	it('says when the token is not accepted', async () => {

@@ -22,7 +22,7 @@ import type { ScenarioStep } from '../../../hooks/scenarios/scenario-steps.js';
 import type { ScenarioSteps } from '../steps/scenario-steps.svelte.js';
 import { appDialogs } from '../dialogs/app-dialogs.svelte.js';
 import { checkConsentQuestion, rememberedCheckConsent } from './check-consent.js';
-import { classWitness } from '../class/class-witness.svelte.js';
+import { classScenarioName, classWitness } from '../class/class-witness.svelte.js';
 import { IndexedDbLedger } from '../ledger/indexeddb-ledger.js';
 import { ledgerStoreNames } from '../ledger/ledger-record-store.js';
 import { linkLedgerToTabs } from '../ledger/ledger-tab-link.js';
@@ -141,7 +141,7 @@ export class IdeSession {
 			this.unlinkTabs = linkLedgerToTabs(this.ledger, this.tabs);
 			this.followImportedExport();
 			// Class mode: the class server witnesses this ledger as it grows (app/lib/class/).
-			classWitness.attach(this.ledger);
+			classWitness.attach(this.ledger, classScenarioName(scenario.id, scenario.source));
 			this.followLedgerProblems(this.ledger);
 			this.stopStorageWatch = this.store.onPersistError((problem) => {
 				this.storageProblem = problem ? problem.message : null;

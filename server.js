@@ -3,6 +3,7 @@
 // WebContainer plus module workers need COOP/COEP/CORP on every response, assets included.
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { bodySizeLimitFor } from './server/body-size-limit.js';
 
 /** Keep equal to vite-plugins/cross-origin-isolation.ts (a unit test compares them). */
 export const crossOriginIsolationHeaders = Object.freeze({
@@ -47,10 +48,27 @@ export function parsePort(text) {
 	return port;
 }
 
-/** @returns {Promise<ConnectHandler>} */
-async function loadHandler() {
-	// Built at runtime by `npm run build`; a computed URL keeps the type checker from resolving it.
-	const handlerUrl = new URL('./build/handler.js', import.meta.url);
+/**
+ * adapter-node refuses bodies over BODY_SIZE_LIMIT (default 512 KiB) before a route reads them,
+ * below the class API's 4 MiB and /api/chat's 1 MiB: unset, it becomes the largest body one of
+ * the app's routes accepts (server/body-size-limit.js), so each route's own cap answers with its
+ * 413. Set, it is kept, and the class API advertises the lower of the two. Must run before the
+ * handler is imported (adapter-node reads it then).
+ * @param {Record<string, string | undefined>} environment
+ * @returns {string}
+ */
+export function settleBodySizeLimit(environment) {
+	if (!environment.BODY_SIZE_LIMIT?.trim()) {
+		environment.BODY_SIZE_LIMIT = String(bodySizeLimitFor(environment));
+	}
+	return environment.BODY_SIZE_LIMIT;
+}
+
+/**
+ * @param {URL} handlerUrl
+ * @returns {Promise<ConnectHandler>}
+ */
+async function loadHandler(handlerUrl) {
 	try {
 		const built = await import(handlerUrl.href);
 		return built.handler;
@@ -62,12 +80,21 @@ async function loadHandler() {
 	}
 }
 
-async function start() {
+/**
+ * Starts the server. Importing the handler runs app/hooks.server.ts's init, which opens class
+ * mode: invalid class settings reject it with a sentence (server/class-runtime.ts).
+ * @param {{ handlerUrl?: URL }} [options] the handler module (tests give their own)
+ */
+export async function start({
+	// Built at runtime by `npm run build`; a computed URL keeps the type checker from resolving it.
+	handlerUrl = new URL('./build/handler.js', import.meta.url)
+} = {}) {
+	settleBodySizeLimit(process.env);
 	const port = parsePort(process.env.PORT);
 	// Loopback by default: crossOriginIsolated needs a secure context, which plain http only is on
 	// localhost. Set HOST=0.0.0.0 in a container or behind a TLS-terminating proxy.
 	const host = process.env.HOST ?? '127.0.0.1';
-	const server = createServer(withCrossOriginIsolation(await loadHandler()));
+	const server = createServer(withCrossOriginIsolation(await loadHandler(handlerUrl)));
 	server.listen(port, host, () => {
 		console.log(`Threadline listening on http://${host}:${port}`);
 	});
@@ -82,9 +109,16 @@ async function start() {
 const isEntryPoint =
 	process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 
-if (isEntryPoint) {
-	start().catch((error) => {
+/**
+ * The entry point: a server that cannot start (a missing build, invalid class settings) prints
+ * why and exits 1, even if something it opened would keep the process alive.
+ * @param {{ handlerUrl?: URL }} [options]
+ */
+export function main(options) {
+	return start(options).catch((error) => {
 		console.error(error instanceof Error ? error.message : error);
-		process.exitCode = 1;
+		process.exit(1);
 	});
 }
+
+if (isEntryPoint) void main();

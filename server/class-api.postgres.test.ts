@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { classApiSuite } from './testing/class-api-suite.js';
+import { classLimitsSuite } from './testing/class-limits-suite.js';
 import {
 	postgresBinaries,
 	startPostgresCluster,
@@ -23,5 +24,6 @@ if (!binaries) {
 		}, 120_000);
 		afterAll(() => cluster?.stop());
 		classApiSuite(() => cluster.url);
+		classLimitsSuite(() => cluster.url);
 	});
 }

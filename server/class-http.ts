@@ -1,3 +1,4 @@
+import { bytesInWords } from './class-config.js';
 import type { ClassAnswer, ClassService } from './class-service.js';
 import { bearerToken } from './tokens.js';
 
@@ -95,7 +96,11 @@ export async function readJson(
 ): Promise<{ value: unknown } | ClassAnswer> {
 	const tooLarge: ClassAnswer = {
 		status: 413,
-		body: { error: `the request body is over ${maxBytes} bytes; send fewer events at a time` },
+		body: {
+			error: 'body_too_large',
+			message: `The request is larger than the class server accepts in one request (${bytesInWords(maxBytes)}): send fewer events at a time.`,
+			max_body_bytes: maxBytes
+		},
 		// The unread rest of the body is still on the connection: it must not carry another request.
 		headers: { connection: 'close' }
 	};
@@ -106,7 +111,16 @@ export async function readJson(
 	const chunks: Uint8Array[] = [];
 	let size = 0;
 	for (;;) {
-		const { done, value } = await reader.read();
+		let read: ReadableStreamReadResult<Uint8Array>;
+		try {
+			read = await reader.read();
+		} catch (error) {
+			// adapter-node ends the body with a 413 error past its BODY_SIZE_LIMIT: the same answer
+			// as ours, never a "retry later" for a request that can never fit.
+			if ((error as { status?: unknown } | null)?.status === 413) return tooLarge;
+			throw error;
+		}
+		const { done, value } = read;
 		if (done) break;
 		size += value.byteLength;
 		if (size > maxBytes) {

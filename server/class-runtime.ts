@@ -3,10 +3,22 @@ import { ClassService } from './class-service.js';
 
 let opening: Promise<ClassService | null> | null = null;
 
+/** Class mode's settings, or a sentence saying which setting is wrong and what to do. */
+export class ClassSettingsError extends Error {
+	constructor(reason: string) {
+		super(
+			`Class mode settings are invalid: ${reason}. The server did not start: fix the setting, or unset THREADLINE_CLASS_CODE and THREADLINE_INSTRUCTOR_TOKEN to run without class mode.`
+		);
+		this.name = 'ClassSettingsError';
+	}
+}
+
 /**
  * The app instance's class service, opened once from the environment (null when class mode is
- * off). A failed open is logged and retried at the next call, so a database that was briefly
- * unreachable at start does not need a restart.
+ * off). Invalid settings reject with a ClassSettingsError: app/hooks.server.ts awaits this at
+ * start, so the server stops with that sentence instead of serving with class mode silently off.
+ * A failed open (the database) is logged and retried at the next call, so a database that was
+ * briefly unreachable at start does not need a restart.
  */
 export function classService(
 	environment: Record<string, string | undefined> = process.env
@@ -16,8 +28,7 @@ export function classService(
 	try {
 		config = classConfigFromEnvironment(environment);
 	} catch (error) {
-		console.error(`class mode: ${(error as Error).message}`);
-		return Promise.resolve(null);
+		return Promise.reject(new ClassSettingsError((error as Error).message));
 	}
 	if (!config) {
 		opening = Promise.resolve(null);

@@ -11,6 +11,15 @@ export class RateLimiter {
 		private readonly nowMs: () => number = () => performance.now()
 	) {}
 
+	/** Whether `key`'s bucket holds `cost` tokens now; takes nothing. */
+	has(key: string, cost = 1): boolean {
+		const bucket = this.#buckets.get(key);
+		if (!bucket) return this.burst >= cost;
+		const refilled =
+			bucket.tokens + ((this.nowMs() - bucket.updatedMs) / 1000) * this.ratePerSecond;
+		return Math.min(this.burst, refilled) >= cost;
+	}
+
 	/** Takes `cost` tokens from `key`'s bucket; false (and nothing taken) when it has too few. */
 	take(key: string, cost = 1): boolean {
 		const now = this.nowMs();

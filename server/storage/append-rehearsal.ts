@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { genesisHash } from '../../hooks/ledger/ledger-event.js';
-import { appendBatchInTransaction, type PendingAppend } from './append-batch.js';
+import type { PendingAppend } from './append-batch.js';
 import type { SqlExecutor } from './sql-database.js';
+import { appendBatchWithinQuotas, unlimitedQuotas } from './storage-quota.js';
 
 /**
  * A rehearsal of the group commit, run when the embedded database opens, on temporary copies of
@@ -23,7 +24,7 @@ export async function rehearseAppends(
 	// temporary schema is searched first), so the same statements run without touching them:
 	// rolled-back rows in the real tables would stay behind as dead rows, and PGlite runs no
 	// autovacuum (measured: ledger_events grew ~12 MB per start; vacuumed, still ~5 MB creeping).
-	for (const table of ['learners', 'ledgers', 'ledger_events'])
+	for (const table of ['learners', 'ledgers', 'ledger_events', 'learner_usage'])
 		await transaction.query(
 			`CREATE TEMPORARY TABLE ${table} (LIKE public.${table} INCLUDING ALL) ON COMMIT DROP`
 		);
@@ -54,7 +55,8 @@ export async function rehearseAppends(
 			});
 			return { ledgerId: head.ledgerId, learnerId, events, receivedAt };
 		});
-		await appendBatchInTransaction(transaction, appends);
+		// Through the quota checks, as every real batch (unlimited: the rehearsal learner is made up).
+		await appendBatchWithinQuotas(transaction, appends, unlimitedQuotas);
 		batches++;
 	}
 	return batches;

@@ -46,17 +46,36 @@ export function forgetMembership(storage: KeyValueStorage): void {
 	storage.removeItem(membershipStorageKey);
 }
 
+/** What one append may carry, as the server advertises it (absent from older servers). */
+export interface ClassRequestLimits {
+	maxBodyBytes?: number;
+	maxEventsPerRequest?: number;
+}
+
 /** The class this server hosts, or null when class mode is off (or the server is unreachable). */
 export async function fetchClassInfo(
 	fetcher: typeof fetch,
 	base = ''
-): Promise<{ classId: string; key: string } | null> {
+): Promise<{ classId: string; key: string; limits: ClassRequestLimits } | null> {
 	try {
 		const response = await fetcher(`${base}/api/class/key`);
 		if (!response.ok) return null;
-		const body = (await response.json()) as { class?: unknown; key?: unknown };
+		const body = (await response.json()) as {
+			class?: unknown;
+			key?: unknown;
+			limits?: { max_body_bytes?: unknown; max_events_per_request?: unknown } | null;
+		};
+		const positive = (value: unknown) =>
+			typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
 		return typeof body.class === 'string' && typeof body.key === 'string'
-			? { classId: body.class, key: body.key }
+			? {
+					classId: body.class,
+					key: body.key,
+					limits: {
+						maxBodyBytes: positive(body.limits?.max_body_bytes),
+						maxEventsPerRequest: positive(body.limits?.max_events_per_request)
+					}
+				}
 			: null;
 	} catch {
 		return null;

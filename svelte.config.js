@@ -9,7 +9,7 @@ import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
  * stylesheet, a font, a frame), nor run a script that is not ours.
  *
  * - Scripts and workers come from this origin only; `'wasm-unsafe-eval'` lets QuickJS and other
- *   WebAssembly compile, never `eval` (zod's faster parser is off in the page as a result).
+ *   WebAssembly compile, never `eval` (zod then parses without compiling its schemas to code).
  * - Styles may be inline: Monaco, xterm and Svelte set them at run time. Their `url()`s are still
  *   bound by img-src and font-src.
  * - connect-src stays open: people bring their own model provider (OpenAI, Anthropic, Google,

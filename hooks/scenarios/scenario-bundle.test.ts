@@ -61,6 +61,8 @@ describe('validateScenarioBundle: untrusted paths', () => {
 		['src\\a.ts', /not written the canonical way/],
 		['src/./a.ts', /not written the canonical way/],
 		['.git/hooks/post-checkout', /may not ship a \.git folder/],
+		['.G\u0131T/hooks/post-checkout', /may not ship a \.git folder/],
+		['\uff0egit/config', /may not ship a \.git folder/],
 		[`${'a/'.repeat(600)}x`, /at most 1024 are allowed/]
 	])('refuses %j', (path, message) => {
 		const errors = errorsOf(withFiles({ [path]: text('x') }));

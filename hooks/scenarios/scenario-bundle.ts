@@ -3,6 +3,7 @@ import { activeIntentsPath, intentIgnorePath } from '../pipeline/governance-stat
 import { hookPolicyPath } from '../policies/hook-policy-schema.js';
 import { parseHookPolicy } from '../policies/parse-hook-policy.js';
 import { normalizeWorkspacePath } from '../paths/normalize-path.js';
+import { governancePathKind } from '../paths/protected-paths.js';
 import {
 	isValidBase64,
 	scenarioFileByteLength,
@@ -218,8 +219,9 @@ function checkPath(path: string): string | null {
 	if (normalized.path !== path) {
 		return `${JSON.stringify(path)} is not written the canonical way; use ${JSON.stringify(normalized.path)}`;
 	}
-	// A .git folder carries hooks and config that git would run or obey in the sandbox.
-	if (path === '.git' || path.startsWith('.git/')) {
+	// A .git folder carries hooks and config that git would run or obey in the sandbox; a folded
+	// spelling (`.GIT`, `.gıt`) is the same folder on a case-insensitive disk.
+	if (governancePathKind(path) === 'git') {
 		return `${JSON.stringify(path)}: a scenario may not ship a .git folder`;
 	}
 	return null;

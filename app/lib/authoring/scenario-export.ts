@@ -2,6 +2,7 @@ import { isMap, isSeq, parseDocument, stringify } from 'yaml';
 import { zipEntries } from '../../../hooks/ledger/read-export.js';
 import { hookPolicyPath } from '../../../hooks/policies/hook-policy-schema.js';
 import { activeIntentsPath } from '../../../hooks/pipeline/governance-state.js';
+import { governancePathKind } from '../../../hooks/paths/protected-paths.js';
 import type { ScenarioProblem } from '../../../hooks/scenarios/scenario-problem.js';
 import { scenarioManifestSchema } from '../../../hooks/scenarios/scenario-schema.js';
 import { readScenarioZip } from '../../../hooks/scenarios/scenario-zip.js';
@@ -43,8 +44,9 @@ const scenarioGovernanceFiles = new Set([activeIntentsPath, hookPolicyPath]);
 export function scenarioFilesOf(files: Iterable<[string, Uint8Array]>): Map<string, Uint8Array> {
 	const kept = new Map<string, Uint8Array>();
 	for (const [path, bytes] of files) {
-		if (path.startsWith('.orchestration/') && !scenarioGovernanceFiles.has(path)) continue;
-		if (path === '.git' || path.startsWith('.git/') || path.startsWith('node_modules/')) continue;
+		const kind = governancePathKind(path);
+		if (kind === 'orchestration' && !scenarioGovernanceFiles.has(path)) continue;
+		if (kind === 'git' || path.startsWith('node_modules/')) continue;
 		kept.set(path, bytes);
 	}
 	return kept;

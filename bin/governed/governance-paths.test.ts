@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { protectedIntentsAtOpen } from '../../hooks/intents/governed-intent-ignore.js';
 import { GovernanceState } from '../../hooks/pipeline/governance-state.js';
-import { changedEntries, entriesOf, startGovernedShell, type GovernedShell } from './governed-shell-kit.js';
+import {
+	changedEntries,
+	entriesOf,
+	startGovernedShell,
+	type GovernedShell
+} from './governed-shell-kit.js';
 
 /**
  * Issue 27, cause 4: `.intentignore` was not governed on every path. Each test here is one of

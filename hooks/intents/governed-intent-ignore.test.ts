@@ -65,9 +65,9 @@ describe('withIntentProtection', () => {
 		expect(withIntentProtection('', 'INT-001', true)).toBe('INT-001\n');
 		expect(withIntentProtection('# list', 'INT-001', true)).toBe('# list\nINT-001\n');
 		expect(withIntentProtection('INT-001\n', 'INT-001', true)).toBe('INT-001\n');
-		expect(withIntentProtection('\ufeffINT-001 # a\r\nINT-002\r\n INT-001\r\n', 'INT-001', false)).toBe(
-			'\ufeff# a\r\nINT-002\r\n'
-		);
+		expect(
+			withIntentProtection('\ufeffINT-001 # a\r\nINT-002\r\n INT-001\r\n', 'INT-001', false)
+		).toBe('\ufeff# a\r\nINT-002\r\n');
 		expect(withIntentProtection('INT-002\n', 'INT-001', false)).toBe('INT-002\n');
 	});
 });

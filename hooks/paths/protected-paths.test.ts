@@ -17,7 +17,7 @@ import {
 const kinds = Object.keys(governanceNames) as GovernancePathKind[];
 
 /** A governance name in some confusable spelling, with a path below it; and the kind it is. */
-export const governanceSpelling = fc
+const governanceSpelling = fc
 	.record({
 		kind: fc.constantFrom(...kinds),
 		choices: fc.array(fc.nat({ max: 1000 }), { minLength: 1, maxLength: 40 }),

@@ -24,6 +24,12 @@ export interface ReceiptCheck {
 	 * `noticeDelayMs` (reported) — those later than the allowed delay are in `invalid`.
 	 */
 	delays: { longestMs: number; late: { from: number; to: number; delayMs: number }[] };
+	/**
+	 * The certificate the server issued when the ledger was born, carried by its first event
+	 * (ledgers born in class mode); null when the ledger was born before it was issued (bound at
+	 * its first append only) or the certificate failed (then in `invalid`).
+	 */
+	birth: { ledger: string; learner: string; learnerName: string | null; issuedAt: string } | null;
 	/** The highest seq a valid receipt covers whose head the export still holds; 0 when none. */
 	witnessedSeq: number;
 	/** Events after `witnessedSeq` other than receipts themselves: written but never witnessed. */
@@ -56,6 +62,9 @@ export function checkReceipts(
 	const noticeDelayMs = options.noticeDelayMs ?? defaultNoticeWitnessDelayMs;
 	const delays: ReceiptCheck['delays'] = { longestMs: 0, late: [] };
 	const firstHash = bySeq.get(1)?.hash;
+	const birthCheck = checkBirthCertificate(bySeq, signatureValid);
+	if (birthCheck.problem) invalid.push({ seq: 1, problem: birthCheck.problem });
+	const birth = birthCheck.birth;
 	for (const event of events) {
 		if (!isObject(event) || event.type !== 'witness-receipt') continue;
 		receipts++;
@@ -115,6 +124,13 @@ export function checkReceipts(
 			});
 			continue;
 		}
+		if (birth && (receipt.ledger !== birth.ledger || receipt.learner !== birth.learner)) {
+			invalid.push({
+				seq,
+				problem: `the receipt is for ledger ${receipt.ledger} of learner ${String(receipt.learner)}, but this history was born as ledger ${birth.ledger} of learner ${birth.learner} (moved to another ledger or learner)`
+			});
+			continue;
+		}
 		if (typeof receipt.learner === 'string') {
 			if (learner && learner.id !== receipt.learner) {
 				invalid.push({
@@ -155,8 +171,73 @@ export function checkReceipts(
 		after.length > 0
 			? { from: Number(after[0]?.seq), to: Number(after.at(-1)?.seq), count: after.length }
 			: null;
-	return { receipts, invalid, ledger, learner, scenario, delays, witnessedSeq, notWitnessed };
+	return {
+		receipts,
+		invalid,
+		ledger,
+		learner,
+		scenario,
+		delays,
+		birth,
+		witnessedSeq,
+		notWitnessed
+	};
 }
+
+/**
+ * The first event's `class_ledger` (a birth certificate the class server signed when it issued
+ * the ledger): the class key's signature, its kind (so a receipt cannot pass for one), and no
+ * event of the history dated before it (a history made earlier and moved into a fresh ledger).
+ */
+function checkBirthCertificate(
+	bySeq: ReadonlyMap<number, EventValue>,
+	signatureValid: (signed: unknown, signature: unknown) => boolean
+): { birth: ReceiptCheck['birth']; problem: string | null } {
+	const carried = bySeq.get(1)?.class_ledger;
+	if (carried === undefined) return { birth: null, problem: null };
+	const certificate = isObject(carried) ? carried.certificate : undefined;
+	if (
+		!isObject(carried) ||
+		!isObject(certificate) ||
+		certificate.kind !== ledgerBirthKind ||
+		typeof certificate.ledger !== 'string' ||
+		typeof certificate.learner !== 'string' ||
+		typeof certificate.issued_at !== 'string'
+	) {
+		return {
+			birth: null,
+			problem: 'the ledger’s birth certificate is not one the class server issues'
+		};
+	}
+	if (!signatureValid(certificate, carried.signature)) {
+		return {
+			birth: null,
+			problem: 'the ledger’s birth certificate is not signed with the class key (forged or edited)'
+		};
+	}
+	const issuedAt = Date.parse(certificate.issued_at);
+	for (const [seq, event] of bySeq) {
+		const written = typeof event.timestamp === 'string' ? Date.parse(event.timestamp) : Number.NaN;
+		if (written < issuedAt - clockSkewMs) {
+			return {
+				birth: null,
+				problem: `seq ${seq} says it was written at ${String(event.timestamp)}, before its ledger was issued (${certificate.issued_at}): a history made earlier was moved into this ledger`
+			};
+		}
+	}
+	return {
+		birth: {
+			ledger: certificate.ledger,
+			learner: certificate.learner,
+			learnerName: typeof certificate.learner_name === 'string' ? certificate.learner_name : null,
+			issuedAt: certificate.issued_at
+		},
+		problem: null
+	};
+}
+
+/** The `kind` of a ledger birth certificate (receipts have none: neither passes for the other). */
+export const ledgerBirthKind = 'threadline-ledger-birth';
 
 export interface ReceiptTimeOptions {
 	/** Events the server first saw later than this after they were written fail (default 48 h). */

@@ -82,6 +82,15 @@ export async function witnessedVerify(
 	lines.push(
 		`  witness:       ${receipts.receipts} receipt(s), ${receipts.invalid.length} invalid; witnessed up to seq ${receipts.witnessedSeq}`
 	);
+	if (receipts.birth) {
+		lines.push(
+			`  born:          ledger ${receipts.birth.ledger}, issued by the class server to ${receipts.birth.learnerName ?? receipts.birth.learner} at ${receipts.birth.issuedAt}`
+		);
+	} else if (receipts.receipts > 0) {
+		lines.push(
+			'  born:          before the class server issued it (no birth certificate): bound to its learner at its first append'
+		);
+	}
 	if (receipts.learner) {
 		lines.push(
 			`  witnessed for: ${receipts.learner.name ?? '(no name)'} (learner ${receipts.learner.id}), ledger ${receipts.ledger}${receipts.scenario ? `, scenario ${receipts.scenario}` : ''}`

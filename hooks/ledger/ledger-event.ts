@@ -120,6 +120,12 @@ export type LedgerEventBody =
 			files: Record<string, string>;
 			links?: Record<string, string>;
 			texts?: Record<string, string>;
+			/**
+			 * Class mode: the birth certificate the class server signed when it issued this ledger
+			 * (before its first event was written), so the history is bound to that ledger, learner
+			 * and time from its first event on; absent for a ledger born outside a class.
+			 */
+			class_ledger?: ClassLedgerBirth;
 	  })
 	/**
 	 * The class server's signed receipt for this ledger's head at `receipt.seq` (issue 13): Ed25519
@@ -142,6 +148,23 @@ export type LedgerEventBody =
 	  });
 
 export type LedgerEventType = LedgerEventBody['type'];
+
+/** What the class server signs when it issues a ledger (`POST /api/class/ledgers`). */
+export interface ClassLedgerCertificate {
+	kind: 'threadline-ledger-birth';
+	class: string;
+	ledger: string;
+	learner: string;
+	learner_name: string;
+	scenario?: string;
+	issued_at: string;
+}
+
+/** A certificate with the class key's Ed25519 signature over its canonical JSON (base64). */
+export interface ClassLedgerBirth {
+	certificate: ClassLedgerCertificate;
+	signature: string;
+}
 
 /** What callers hand the ledger; a mutation carries its trace record before the trace chain seals it. */
 export type LedgerEventDraft =

@@ -2,7 +2,7 @@ import { toolError, type ToolError } from '../errors/tool-error.js';
 import { contentHash } from '../hashing/sha256.js';
 import { encodeText } from '../hashing/text-encoding.js';
 import type { MutationClass } from '../ledger/agent-trace-record.js';
-import type { LedgerEvent, LedgerEventDraft } from '../ledger/ledger-event.js';
+import type { ClassLedgerBirth, LedgerEvent, LedgerEventDraft } from '../ledger/ledger-event.js';
 import { normalizeWorkspacePath } from '../paths/normalize-path.js';
 import { intentProtectionTool } from '../intents/governed-intent-ignore.js';
 import { withIntentProtection } from '../intents/intent-ignore.js';
@@ -123,7 +123,7 @@ export class ToolPipeline {
 	async recordWorkspaceSnapshot(
 		paths: string[],
 		sessionId = 'workspace',
-		extra: { links?: Record<string, string> } = {}
+		extra: { links?: Record<string, string>; classLedger?: ClassLedgerBirth | null } = {}
 	): Promise<void> {
 		const hashes: Record<string, string> = {};
 		for (const path of [...paths].sort()) {
@@ -142,7 +142,8 @@ export class ToolPipeline {
 					session_id: sessionId,
 					files: hashes,
 					...(extra.links && Object.keys(extra.links).length ? { links: extra.links } : {}),
-					texts
+					texts,
+					...(extra.classLedger ? { class_ledger: extra.classLedger } : {})
 				}
 			]);
 		} finally {

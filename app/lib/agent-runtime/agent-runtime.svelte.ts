@@ -4,7 +4,7 @@ import { criteriaDeadline } from '../../../hooks/intents/criteria-bounds.js';
 import type { LanguageModel } from 'ai';
 import { buildIntentContext } from '../../../hooks/context/intent-context.js';
 import { buildSystemPrompt } from '../../../hooks/context/system-prompt.js';
-import type { LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
+import type { ClassLedgerBirth, LedgerEvent } from '../../../hooks/ledger/ledger-event.js';
 import type { VerifyReport } from '../../../hooks/ledger/verify.js';
 import { verifyInWorker, type VerifyInWorkerOptions } from '../ledger/verify-in-worker.js';
 import { exportInWorker } from '../ledger/export-in-worker.js';
@@ -85,6 +85,11 @@ export interface AgentRuntimeOptions {
 	showChange?: (toolCallId: string) => void;
 	/** Asked before an untrusted scenario's hook-policy check runs (see check-consent.ts). */
 	checkConsent?: (command: string) => Promise<boolean>;
+	/**
+	 * Class mode: asks the class server for a new ledger's birth certificate before the first
+	 * event is written (null when not in a class or the server cannot be reached in time).
+	 */
+	birthCertificate?: () => Promise<ClassLedgerBirth | null>;
 }
 
 /**
@@ -222,7 +227,9 @@ export class AgentRuntime {
 			// issue 7 (verify): `.orchestration/` included, so verify can check active_intents.yaml
 			// and a scenario's other governance files against their starting versions.
 			const paths = [...options.snapshot().keys()];
-			await runtime.pipeline.recordWorkspaceSnapshot(paths);
+			// Class mode: the history is born bound to a ledger the class server issued.
+			const classLedger = (await options.birthCertificate?.().catch(() => null)) ?? null;
+			await runtime.pipeline.recordWorkspaceSnapshot(paths, 'workspace', { classLedger });
 		}
 		// The scenario's hook policy governs from the first call; its hash goes into the ledger.
 		const hookPolicy = await readText(options.fs, hookPolicyPath);

@@ -20,7 +20,7 @@ import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
  * `public/_headers` repeats the directives that need no script hash for static hosts (a test
  * keeps them equal).
  *
- * @type {import('@sveltejs/kit').CspDirectives}
+ * @type {NonNullable<import('@sveltejs/kit').KitConfig['csp']>['directives']}
  */
 export const contentSecurityPolicy = {
 	'default-src': ['self'],

@@ -14,7 +14,9 @@ describe('isLoadableResource', () => {
 			'  https://threadline.example/a.png  ',
 			'data:image/png;base64,iVBORw0KGgo=',
 			'blob:https://threadline.example/1f0c-4a',
-			'?q=1'
+			'?q=1',
+			// Same scheme, no slashes: a relative path here, as the browser reads it.
+			'https:evil.example/t.gif'
 		]) {
 			expect(isLoadableResource(url, page), url).toBe(true);
 		}
@@ -29,7 +31,6 @@ describe('isLoadableResource', () => {
 			'//evil.example/t.gif',
 			'\\\\evil.example/t.gif',
 			'/\\evil.example/t.gif',
-			'https:evil.example/t.gif',
 			'\thttps://evil.example/t.gif',
 			'https://threadline.example@evil.example/t.gif',
 			'blob:https://evil.example/1f0c-4a',

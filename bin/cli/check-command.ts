@@ -4,6 +4,7 @@ import {
 	checkExportCriteria,
 	ExportCriteriaError
 } from '../../hooks/intents/check-export-criteria.js';
+import { criteriaJunit } from '../../hooks/formats/junit.js';
 import { createLocalSandbox } from '../../sandbox/local/local-sandbox.js';
 import { MemoryWorkspaceFiles } from '../../sandbox/local/memory-workspace-files.js';
 import { loadExport, type LoadedExport } from './read-export-source.js';
@@ -24,9 +25,12 @@ export async function checkCommand(
 	output: { out(text: string): void; err(text: string): void }
 ): Promise<number> {
 	const { positional, values, flags } = parseArguments(argv, {
-		values: ['intent', 'timeout', 'deadline', 'max-write-mb'],
+		values: ['intent', 'timeout', 'deadline', 'max-write-mb', 'format'],
 		flags: ['json']
 	});
+	const format = values.get('format') ?? (flags.has('json') ? 'json' : 'text');
+	if (!['text', 'json', 'junit'].includes(format))
+		throw new UsageError('--format must be one of text, json, junit');
 	if (positional.length !== 1) {
 		throw new UsageError(
 			'check takes one export: threadline check <dir|zip> [--intent ID] [--json]'
@@ -48,8 +52,10 @@ export async function checkCommand(
 		maxCommandWriteBytes
 	});
 	const failed = anyCriterionUnmet(checks);
-	if (flags.has('json')) {
+	if (format === 'json') {
 		output.out(JSON.stringify({ ok: !failed, intents: checks }, null, 2));
+	} else if (format === 'junit') {
+		output.out(criteriaJunit(checks));
 	} else {
 		output.out(renderChecks(checks));
 	}

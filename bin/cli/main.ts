@@ -1,5 +1,8 @@
+import { attestCommand } from './attest-command.js';
 import { checkCommand } from './check-command.js';
 import { classCommand } from './class-command.js';
+import { importCommand } from './import-command.js';
+import { policyCommand } from './policy-command.js';
 import { replayCommand } from './replay-command.js';
 import { reportCommand } from './report-command.js';
 import { UsageError } from './usage-error.js';
@@ -12,25 +15,35 @@ Usage:
   threadline replay <script.yaml|json> --workspace <dir> [--approve all|none] [--policy always|destructive|never]
       Run a scripted agent session through the real hook pipeline and the local sandbox;
       writes <dir>/.orchestration/. Prints one JSON line per tool call. Exit 0 when the script ran.
-  threadline verify <dir|zip> [--json]
+  threadline verify <dir|zip> [--json | --format text|json|sarif]
       Check the ledger's hash chains, the Agent Trace records and the files' content hashes.
-      Exit 0 when everything holds, 1 naming the first failing record.
+      Exit 0 when everything holds, 1 naming the first failing record. SARIF 2.1.0 for code scanning.
+      --attestation <file> --witness-key <PEM file|base64>  check a signed attestation of this export
       --witness-key <base64|url>  also check the class server's signed receipts in the ledger
       --witness <url> --token <instructor token> [--ledger <id>]  also compare with the server's copy
   threadline class init
       Print a new class code and instructor token for class mode (npm start).
-  threadline report <dir|zip> [--format md|csv|json] [--rubric <scenario.yaml|folder>]
+  threadline report <dir|zip> [--format md|csv|json|sarif] [--rubric <scenario.yaml|folder>]
       Per intent: files, lines, refactor vs evolution, blocked calls, approvals, lessons, and
       the acceptance criteria as complete_intent recorded them (threadline check re-runs them).
       With a rubric, score and max_score columns.
       A folder of several exports gives one CSV row each.
-  threadline check <dir|zip> [--intent ID] [--json] [--timeout seconds] [--deadline seconds]
-                   [--max-write-mb MB]
+  threadline check <dir|zip> [--intent ID] [--json | --format text|json|junit] [--timeout seconds]
+                   [--deadline seconds] [--max-write-mb MB]
       Re-run the acceptance criteria recorded in the export's active_intents.yaml on its
       workspace, in the offline sandbox (a copy in memory: nothing is written back).
       Bounded: --timeout per criterion (120), --deadline for all of them (600; the rest are
       reported as not run), --max-write-mb per command (64); at most 100 criteria per export.
       Exit 0 when every runnable criterion passes, 1 naming the ones that fail or did not run.
+  threadline attest <dir|zip> --key <ed25519.pem> [--check]
+      An in-toto Statement v1 in a DSSE envelope (one JSON line): the chained files by SHA-256,
+      the chains' heads and receipts; --check adds a Test Result statement (a second line).
+  threadline import tutorialkit <folder> --out <scenario-dir>
+  threadline import classroom <autograding.json> --out <scenario-dir> [--id id] [--title text]
+      A scenario from a TutorialKit lesson/tutorial or GitHub Classroom tests; lists what
+      could not be carried.
+  threadline policy import claude <settings.json>     prints hooks.yaml
+  threadline policy export claude <hooks.yaml>        prints Claude Code settings JSON
   threadline validate <active_intents.yaml | scenario folder | folder of scenarios>
       Exit 0, or the errors as file:line:column message (exit 1).
 
@@ -59,6 +72,12 @@ export async function main(argv: string[], output: Output = defaultOutput): Prom
 				return await checkCommand(rest, output);
 			case 'class':
 				return classCommand(rest, output);
+			case 'attest':
+				return await attestCommand(rest, output);
+			case 'import':
+				return await importCommand(rest, output);
+			case 'policy':
+				return await policyCommand(rest, output);
 			case undefined:
 			case '-h':
 			case '--help':

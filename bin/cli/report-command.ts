@@ -1,5 +1,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import {
+	auditSeq,
+	blockFindings,
+	nonEmptyLineNumbers,
+	sarifLog,
+	seqLineIndex,
+	traceSeq,
+	verifyFindings
+} from '../../hooks/formats/sarif.js';
 import { classCsv, exportCsv } from '../../hooks/report/class-csv.js';
 import { gradeExport } from '../../hooks/report/grade-export.js';
 import { renderExportMarkdown } from '../../hooks/report/render-report.js';
@@ -7,11 +16,12 @@ import type { Rubric } from '../../hooks/report/rubric.js';
 import { parseScenarioManifest } from '../../hooks/scenarios/scenario-schema.js';
 import { findExports, loadExport } from './read-export-source.js';
 import { nodeVerifyPorts } from './node-ports.js';
+import { packageVersion } from './package-version.js';
 import { verifyHelperThreads } from './verify-helper-thread.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
 
-const formats = ['md', 'csv', 'json'] as const;
+const formats = ['md', 'csv', 'json', 'sarif'] as const;
 
 export async function reportCommand(
 	argv: string[],
@@ -35,7 +45,7 @@ export async function reportCommand(
 
 	const batch = await findExports(source);
 	if (batch) {
-		if (format === 'md')
+		if (format === 'md' || format === 'sarif')
 			throw new UsageError('a folder of several exports is reported as --format csv or json');
 		const graded: Parameters<typeof classCsv>[0][number][] = [];
 		const reports: unknown[] = [];
@@ -66,10 +76,29 @@ export async function reportCommand(
 		return 0;
 	}
 
-	const result = await gradeExport(await loadExport(source), options).catch((error: Error) => {
+	const loaded = await loadExport(source);
+	const result = await gradeExport(loaded, options).catch((error: Error) => {
 		throw new UsageError(error.message);
 	});
 	const name = basename(source);
+	if (format === 'sarif') {
+		// Every blocked call under its ToolError code, and whatever verify found.
+		const findings = [
+			...blockFindings(result.events, nonEmptyLineNumbers(loaded.auditJsonl)),
+			...verifyFindings(result.verification, {
+				audit: seqLineIndex(loaded.auditJsonl, auditSeq),
+				trace: seqLineIndex(loaded.traceJsonl, traceSeq)
+			})
+		];
+		output.out(
+			JSON.stringify(
+				sarifLog(findings, { toolVersion: packageVersion(), rules: 'report' }),
+				null,
+				2
+			)
+		);
+		return 0;
+	}
 	if (format === 'json')
 		output.out(
 			JSON.stringify(

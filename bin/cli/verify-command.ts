@@ -1,4 +1,13 @@
+import {
+	auditSeq,
+	sarifLog,
+	seqLineIndex,
+	traceSeq,
+	verifyFindings
+} from '../../hooks/formats/sarif.js';
 import { countLinesOfBytes } from '../../hooks/ledger/read-jsonl.js';
+import { checkAttestationFile } from './attestation-check.js';
+import { packageVersion } from './package-version.js';
 import { verifyLedger } from '../../hooks/ledger/verify.js';
 import { loadExport } from './read-export-source.js';
 import { nodeVerifyPorts } from './node-ports.js';
@@ -29,8 +38,15 @@ export async function verifyCommand(
 ): Promise<number> {
 	const { positional, flags, values } = parseArguments(argv, {
 		flags: ['json', 'allow-unwitnessed-tail'],
-		values: ['witness-key', 'witness', 'token', 'ledger', 'witness-delay']
+		values: ['witness-key', 'witness', 'token', 'ledger', 'witness-delay', 'format', 'attestation']
 	});
+	const format = values.get('format') ?? (flags.has('json') ? 'json' : 'text');
+	if (!['text', 'json', 'sarif'].includes(format))
+		throw new UsageError('--format must be one of text, json, sarif');
+	if (values.has('attestation') && !values.has('witness-key'))
+		throw new UsageError(
+			'--attestation needs --witness-key <key>: the public key (PEM file or base64) that signed it'
+		);
 	if (positional.length !== 1)
 		throw new UsageError(
 			'verify takes one export: threadline verify <dir|zip> [--json] [--witness-key <key|url>] [--witness <url> --token <instructor token>] [--allow-unwitnessed-tail] [--witness-delay <hours>]'
@@ -44,7 +60,7 @@ export async function verifyCommand(
 	const loaded = await loadExport(source);
 	const auditBytes = loaded.orchestrationFiles.get('audit.jsonl') ?? new Uint8Array(0);
 	const traceBytes = loaded.orchestrationFiles.get('agent_trace.jsonl') ?? new Uint8Array(0);
-	const progress = progressLine(auditBytes);
+	const progress = format === 'text' ? progressLine(auditBytes) : null;
 	const report = await verifyLedger({
 		// The bytes whole: they are read a megabyte at a time and decoded line by line (decoding
 		// 65 MB in one piece costs more than verifying it), and a large ledger in parts on both
@@ -58,7 +74,16 @@ export async function verifyCommand(
 		onProgress: progress?.update
 	});
 	progress?.end();
-	const witnessed = values.has('witness-key') || values.has('witness');
+	// --attestation checks a signed statement about this export; without it, --witness-key is the
+	// class key of the receipts in the ledger.
+	const attestation = values.has('attestation')
+		? await checkAttestationFile(
+				values.get('attestation') as string,
+				values.get('witness-key') as string,
+				loaded
+			)
+		: null;
+	const witnessed = (!attestation && values.has('witness-key')) || values.has('witness');
 	const witness: WitnessReport | null = witnessed
 		? await witnessedVerify(loaded.auditJsonl, {
 				key: values.get('witness-key'),
@@ -69,10 +94,46 @@ export async function verifyCommand(
 				maximumDelayMs: delayHours === null ? undefined : delayHours * 3_600_000
 			})
 		: null;
-	const ok = report.ok && (witness?.ok ?? true);
-	if (flags.has('json')) {
+	const ok = report.ok && (witness?.ok ?? true) && (attestation?.ok ?? true);
+	if (format === 'sarif') {
+		const findings = verifyFindings(
+			report,
+			{
+				audit: seqLineIndex(loaded.auditJsonl, auditSeq),
+				trace: seqLineIndex(loaded.traceJsonl, traceSeq)
+			},
+			witness
+		);
+		if (attestation && !attestation.ok)
+			findings.push({
+				ruleId: 'attestation-failed',
+				message: attestation.problems.join('; '),
+				location: { path: values.get('attestation') as string },
+				identity: attestation.problems
+			});
+		output.out(
+			JSON.stringify(
+				sarifLog(findings, { toolVersion: packageVersion(), rules: 'verify' }),
+				null,
+				2
+			)
+		);
+		return ok ? 0 : 1;
+	}
+	if (flags.has('json') || format === 'json') {
 		const { lines: _lines, ...witnessJson } = witness ?? { lines: [] };
-		output.out(JSON.stringify(witness ? { ...report, ok, witness: witnessJson } : report, null, 2));
+		output.out(
+			JSON.stringify(
+				{
+					...report,
+					ok,
+					...(witness ? { witness: witnessJson } : {}),
+					...(attestation ? { attestation } : {})
+				},
+				null,
+				2
+			)
+		);
 		return ok ? 0 : 1;
 	}
 	const audit = report.audit;
@@ -113,6 +174,7 @@ export async function verifyCommand(
 		);
 	}
 	for (const line of witness?.lines ?? []) output.out(line);
+	for (const line of attestation?.lines ?? []) output.out(line);
 	if (ok) {
 		output.out(
 			witness
@@ -123,5 +185,7 @@ export async function verifyCommand(
 	}
 	if (!report.ok) output.err(`FAILED: ${report.firstFailure ?? 'see above'}`);
 	if (witness && !witness.ok) output.err(`FAILED (witness): ${witness.firstFailure}`);
+	if (attestation && !attestation.ok)
+		output.err(`FAILED (attestation): ${attestation.problems[0] ?? 'see above'}`);
 	return 1;
 }

@@ -1,5 +1,6 @@
 import { toolError, type ToolError } from '../errors/tool-error.js';
 import { isKnownTool, toolInputSchemas } from '../tools/tool-catalog.js';
+import { describeExpectedFields, describeInputIssues } from './describe-input-issues.js';
 import type { PreHookContext, ValidatedCall } from './hook-types.js';
 import { resolveTargets } from './resolve-targets.js';
 import type { ToolCall } from './tool-call.js';
@@ -25,16 +26,16 @@ export function validateToolCall(call: ToolCall): { error: ToolError } | Validat
 			)
 		};
 	}
-	const parsed = toolInputSchemas[call.tool].safeParse(call.input);
+	const schema = toolInputSchemas[call.tool];
+	const parsed = schema.safeParse(call.input);
 	if (!parsed.success) {
-		const problems = parsed.error.issues
-			.map((issue) => `${issue.path.length ? issue.path.join('.') : 'input'}: ${issue.message}`)
-			.join('; ');
+		const problems = describeInputIssues(parsed.error.issues, call.input, schema).join('; ');
+		const fields = describeExpectedFields(schema);
 		return {
 			error: toolError(
 				'invalid_input',
 				`Invalid input for ${call.tool}: ${problems}.`,
-				`Call ${call.tool} again with arguments that match its schema.`
+				`Call ${call.tool} again with ${fields ? `these fields: ${fields}` : 'arguments that match its schema'}.`
 			)
 		};
 	}

@@ -1,4 +1,4 @@
-import { asSchema } from 'ai';
+import { asSchema, zodSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { toolError } from '../../../hooks/errors/tool-error.js';
 import { toolDescriptions, toolInputSchemas } from '../../../hooks/tools/tool-catalog.js';
@@ -9,12 +9,20 @@ describe('agentTools', () => {
 		expect(Object.keys(agentTools).sort()).toEqual(Object.keys(toolInputSchemas).sort());
 	});
 
-	it('reuses the catalog’s schema objects and descriptions instead of restating them', () => {
+	it('describes the catalog’s schemas to the model, with the catalog’s descriptions', async () => {
 		for (const [name, definition] of Object.entries(agentTools)) {
 			const catalogName = name as keyof typeof toolInputSchemas;
-			expect(definition.inputSchema).toBe(toolInputSchemas[catalogName]);
+			expect(await asSchema(definition.inputSchema).jsonSchema).toEqual(
+				await zodSchema(toolInputSchemas[catalogName]).jsonSchema
+			);
 			expect(definition.description).toBe(toolDescriptions[catalogName]);
 		}
+	});
+
+	it('lets every input through to the pipeline, which validates and records it', async () => {
+		const schema = asSchema(agentTools.write_to_file.inputSchema);
+		const result = await schema.validate?.({ path: 3 });
+		expect(result).toEqual({ success: true, value: { path: 3 } });
 	});
 
 	it('has no execute (the page runs tools through the pipeline) but an output schema', () => {

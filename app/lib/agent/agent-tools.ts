@@ -1,4 +1,12 @@
-import { tool, type InferUITools, type Tool, type UIDataTypes, type UIMessage } from 'ai';
+import {
+	jsonSchema,
+	tool,
+	zodSchema,
+	type InferUITools,
+	type Tool,
+	type UIDataTypes,
+	type UIMessage
+} from 'ai';
 import { z } from 'zod';
 import {
 	toolDescriptions,
@@ -34,7 +42,15 @@ function buildAgentTools(): AgentTools {
 
 function catalogTool<Name extends ToolName>(name: Name): Tool<ToolInput<Name>, ToolOutput> {
 	// Indexing the catalog with a generic name widens to the union of all schemas; narrow it back.
-	const inputSchema = toolInputSchemas[name] as unknown as z.ZodType<ToolInput<Name>>;
+	const catalogSchema = toolInputSchemas[name] as unknown as z.ZodType<ToolInput<Name>>;
+	const described = zodSchema(catalogSchema);
+	// The model sees the catalog's JSON Schema, but the SDK lets every parsed input through: the
+	// pipeline validates it (validateToolCall), records the call and answers an invalid one with
+	// an invalid_input ToolError in plain words. Validating here as well would answer the model
+	// with zod's raw JSON, outside the pipeline and the ledger.
+	const inputSchema = jsonSchema<ToolInput<Name>>(() => described.jsonSchema, {
+		validate: (value) => ({ success: true, value: value as ToolInput<Name> })
+	});
 	return tool({ description: toolDescriptions[name], inputSchema, outputSchema: toolOutputSchema });
 }
 

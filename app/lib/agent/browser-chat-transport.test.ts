@@ -294,3 +294,55 @@ describe('BrowserChatTransport', () => {
 		expect(await transport.reconnectToStream()).toBeNull();
 	});
 });
+
+describe('BrowserChatTransport: tool calls with bad arguments', () => {
+	function toolCallModel(toolName: string, input: string) {
+		return new MockLanguageModelV4({
+			doStream: async () => ({
+				stream: simulateReadableStream<LanguageModelV4StreamPart>({
+					chunks: [
+						{ type: 'tool-call', toolCallId: 'call-1', toolName, input },
+						{ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage }
+					]
+				})
+			})
+		});
+	}
+
+	async function chunksFor(toolName: string, input: string) {
+		const model = toolCallModel(toolName, input);
+		const transport = new BrowserChatTransport({
+			resolveModel: () => ({ model, modelId: 'openai/gpt-5.4-mini' }),
+			systemPrompt: () => 'system'
+		});
+		return readAll(await send(transport, [userMessage('u1', 'go')]));
+	}
+
+	it('hands arguments that miss the schema to the page (the pipeline answers them), not a raw zod error', async () => {
+		const chunks = await chunksFor('write_to_file', JSON.stringify({ path: 3 }));
+		expect(chunks).toContainEqual(
+			expect.objectContaining({
+				type: 'tool-input-available',
+				toolCallId: 'call-1',
+				input: { path: 3 }
+			})
+		);
+		expect(chunks.some((chunk) => chunk.type === 'tool-input-error')).toBe(false);
+	});
+
+	it('answers arguments that are not JSON, and unknown tools, with an invalid_input ToolError in plain words', async () => {
+		for (const [toolName, input, message] of [
+			['read_file', '{"path": "a.ts"', 'The arguments for read_file are not valid JSON'],
+			['make_coffee', '{}', 'Unknown tool "make_coffee".']
+		]) {
+			const chunks = await chunksFor(toolName, input);
+			const refused = chunks.find((chunk) => chunk.type === 'tool-input-error');
+			expect(refused, toolName).toBeDefined();
+			const errorText = refused && 'errorText' in refused ? refused.errorText : '';
+			const parsed = JSON.parse(errorText);
+			expect(parsed).toMatchObject({ status: 'error', code: 'invalid_input' });
+			expect(parsed.message).toContain(message);
+			expect(errorText).not.toContain('The model call failed');
+		}
+	});
+});

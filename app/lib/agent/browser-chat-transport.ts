@@ -10,6 +10,7 @@ import {
 } from 'ai';
 import { agentTools, type AgentMessageMetadata } from './agent-tools.js';
 import { describeProviderError } from './describe-provider-error.js';
+import { describeToolInputError } from './describe-tool-input-error.js';
 import { redactSecrets, type ProviderSettings } from './provider-settings.js';
 import {
 	defaultContextBudget,
@@ -61,7 +62,9 @@ export class BrowserChatTransport<
 	> {
 		const settings = this.options.settings?.() ?? null;
 		const tools = this.options.tools ?? agentTools;
-		const plainError = (error: unknown) => describeProviderError(error, settings).message;
+		// The stream's error text is used for refused tool calls too: those get a ToolError.
+		const plainError = (error: unknown) =>
+			describeToolInputError(error) ?? describeProviderError(error, settings).message;
 
 		let resolved: ResolvedModel;
 		try {

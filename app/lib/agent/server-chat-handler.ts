@@ -10,6 +10,7 @@ import {
 import { agentTools, type AgentMessageMetadata } from './agent-tools.js';
 import { createLanguageModel } from './create-language-model.js';
 import { describeProviderError } from './describe-provider-error.js';
+import { describeToolInputError } from './describe-tool-input-error.js';
 import {
 	modelIdOf,
 	providers,
@@ -156,6 +157,7 @@ export async function handleChatRequest(
 	const uiMessages = validation.data;
 
 	const plainError = (error: unknown) =>
+		describeToolInputError(error) ??
 		describeProviderError(error, settings, {
 			whereToFix: `in the server's environment (${describeFixVariables(settings)})`
 		}).message;

@@ -65,25 +65,9 @@ export async function appendBatchWithinQuotas(
 	appendBatch: typeof appendBatchInTransaction = appendBatchInTransaction
 ): Promise<(AppendOutcome | QuotaRefusal)[]> {
 	const learners = [...new Set(appends.map((append) => append.learnerId))].sort();
-	const usage = await lockUsage(transaction, learners);
-	// A separate statement after the locks: it sees everything this learner's other transactions
-	// committed while this one waited for its lock.
-	const rows = await transaction.query<{
-		id: string | null;
-		learner_id: string | null;
-		head_seq: number | null;
-		total: string | number | null;
-	}>(
-		`SELECT id, learner_id, head_seq, NULL::bigint AS total FROM ledgers WHERE id = ANY($1::text[])
-		UNION ALL SELECT NULL, NULL, NULL, coalesce(sum(bytes), 0)::bigint FROM learner_usage`,
-		[[...new Set(appends.map((append) => append.ledgerId))]]
-	);
-	const stored = new Map<string, { owner: string; headSeq: number }>();
-	let classBytes = 0;
-	for (const row of rows) {
-		if (row.id === null) classBytes = Number(row.total ?? 0);
-		else stored.set(row.id, { owner: String(row.learner_id), headSeq: Number(row.head_seq) });
-	}
+	const { usage, stored, classBytes } = await admissionState(transaction, learners, [
+		...new Set(appends.map((append) => append.ledgerId))
+	]);
 
 	const planned = new Map<string, Usage>(learners.map((id) => [id, { bytes: 0, ledgers: 0 }]));
 	const plannedNew = new Map<string, string>();
@@ -181,42 +165,112 @@ export async function appendBatchWithinQuotas(
 	return outcomes.map((outcome) => outcome ?? (results[next++] as AppendOutcome));
 }
 
+interface AdmissionState {
+	usage: Map<string, Usage>;
+	/** The batch's ledgers the store holds: owner and head. */
+	stored: Map<string, { owner: string; headSeq: number }>;
+	classBytes: number;
+}
+
 /**
- * Locks the usage rows of `learners` (sorted) and returns them. A learner without one (created
- * by an older app version sharing the database) gets one computed from what is stored.
+ * Locks the usage rows of `learners` (sorted) and reads what admission needs, in one statement
+ * on the common path (each statement costs about a round trip in the embedded database). The
+ * ledgers and the class total are read at the statement's start; a row lock that waited gets the
+ * row as the other transaction committed it. When any learner's row changed while this waited
+ * (a transaction of the same learner on another instance), or had no row yet, the ledgers are
+ * read again now that the locks are held: what that transaction stored is then seen.
  */
-async function lockUsage(
+async function admissionState(
+	transaction: SqlExecutor,
+	learners: readonly string[],
+	ledgerIds: readonly string[]
+): Promise<AdmissionState> {
+	const rows = await transaction.query<{
+		kind: 'learner' | 'ledger' | 'class';
+		id: string | null;
+		owner: string | null;
+		amount: string | number;
+		count: number | null;
+		current: boolean | null;
+	}>(
+		`WITH locked AS MATERIALIZED (
+			SELECT learner_id, bytes, ledgers FROM learner_usage WHERE learner_id = ANY($1::text[])
+			ORDER BY learner_id FOR UPDATE
+		)
+		SELECT 'learner' AS kind, k.learner_id AS id, NULL::text AS owner, k.bytes AS amount,
+			k.ledgers AS count, (k.bytes = s.bytes AND k.ledgers = s.ledgers) AS current
+		FROM locked k JOIN learner_usage s ON s.learner_id = k.learner_id
+		UNION ALL SELECT 'ledger', id, learner_id, head_seq::bigint, NULL, NULL
+		FROM ledgers WHERE id = ANY($2::text[])
+		UNION ALL SELECT 'class', NULL, NULL, coalesce(sum(bytes), 0)::bigint, NULL, NULL
+		FROM learner_usage`,
+		[learners, ledgerIds]
+	);
+	const state: AdmissionState = { usage: new Map(), stored: new Map(), classBytes: 0 };
+	let current = true;
+	for (const row of rows) {
+		if (row.kind === 'learner') {
+			state.usage.set(String(row.id), { bytes: Number(row.amount), ledgers: Number(row.count) });
+			if (row.current !== true) current = false;
+		} else if (row.kind === 'ledger') {
+			state.stored.set(String(row.id), { owner: String(row.owner), headSeq: Number(row.amount) });
+		} else state.classBytes = Number(row.amount);
+	}
+	const missing = learners.filter((id) => !state.usage.has(id));
+	if (missing.length > 0) {
+		for (const [id, usage] of await createUsage(transaction, missing)) state.usage.set(id, usage);
+		current = false;
+	}
+	if (current) return state;
+	const again = await transaction.query<{
+		id: string | null;
+		learner_id: string | null;
+		head_seq: number | null;
+		total: string | number | null;
+	}>(
+		`SELECT id, learner_id, head_seq, NULL::bigint AS total FROM ledgers WHERE id = ANY($1::text[])
+		UNION ALL SELECT NULL, NULL, NULL, coalesce(sum(bytes), 0)::bigint FROM learner_usage`,
+		[ledgerIds]
+	);
+	state.stored.clear();
+	for (const row of again) {
+		if (row.id === null) state.classBytes = Number(row.total ?? 0);
+		else state.stored.set(row.id, { owner: String(row.learner_id), headSeq: Number(row.head_seq) });
+	}
+	return state;
+}
+
+/**
+ * Usage rows for learners without one (new, or written by an older app version sharing the
+ * database), computed from what the store holds, then locked.
+ */
+async function createUsage(
 	transaction: SqlExecutor,
 	learners: readonly string[]
 ): Promise<Map<string, Usage>> {
-	const select = (ids: readonly string[]) =>
-		transaction.query<{ learner_id: string; bytes: string | number; ledgers: number }>(
-			`SELECT learner_id, bytes, ledgers FROM learner_usage WHERE learner_id = ANY($1::text[])
-			ORDER BY learner_id FOR UPDATE`,
-			[ids]
-		);
-	const usage = new Map<string, Usage>();
-	const read = (rows: Awaited<ReturnType<typeof select>>) => {
-		for (const row of rows)
-			usage.set(row.learner_id, { bytes: Number(row.bytes), ledgers: Number(row.ledgers) });
-	};
-	read(await select(learners));
-	const missing = learners.filter((id) => !usage.has(id));
-	if (missing.length > 0) {
-		await transaction.query(
-			`INSERT INTO learner_usage (learner_id, bytes, ledgers)
-			SELECT t.id,
-				coalesce((SELECT sum(octet_length(e.body)) FROM ledgers l
-					JOIN ledger_events e ON e.ledger_id = l.id WHERE l.learner_id = t.id), 0)
-				+ $2::bigint * (SELECT count(*) FROM ledger_forks f WHERE f.learner_id = t.id),
-				(SELECT count(*) FROM ledgers l WHERE l.learner_id = t.id)
-			FROM unnest($1::text[]) AS t(id) ORDER BY t.id
-			ON CONFLICT (learner_id) DO NOTHING`,
-			[missing, refusalRecordBytes]
-		);
-		read(await select(missing));
-	}
-	return usage;
+	await transaction.query(
+		`INSERT INTO learner_usage (learner_id, bytes, ledgers)
+		SELECT t.id,
+			coalesce((SELECT sum(octet_length(e.body)) FROM ledgers l
+				JOIN ledger_events e ON e.ledger_id = l.id WHERE l.learner_id = t.id), 0)
+			+ $2::bigint * (SELECT count(*) FROM ledger_forks f WHERE f.learner_id = t.id),
+			(SELECT count(*) FROM ledgers l WHERE l.learner_id = t.id)
+		FROM unnest($1::text[]) AS t(id) ORDER BY t.id
+		ON CONFLICT (learner_id) DO NOTHING`,
+		[learners, refusalRecordBytes]
+	);
+	const rows = await transaction.query<{
+		learner_id: string;
+		bytes: string | number;
+		ledgers: number;
+	}>(
+		`SELECT learner_id, bytes, ledgers FROM learner_usage WHERE learner_id = ANY($1::text[])
+		ORDER BY learner_id FOR UPDATE`,
+		[learners]
+	);
+	return new Map(
+		rows.map((row) => [row.learner_id, { bytes: Number(row.bytes), ledgers: Number(row.ledgers) }])
+	);
 }
 
 /** The usage the store holds for a learner (tests, the instructor's listing). */

@@ -251,6 +251,31 @@ export function classLimitsSuite(databaseUrl: () => string | null): void {
 			});
 		});
 
+		it('counts a ledger once when two instances receive its first append at the same moment', async () => {
+			const first = await open({ ...smallQuotas, learnerMaxLedgers: 1000 });
+			const second = await open({ ...smallQuotas, learnerMaxLedgers: 1000 });
+			const learner = await joinAt(first.url, 'Twice');
+			const histories = await Promise.all(
+				Array.from({ length: 10 }, (_, index) =>
+					fixtureEvents(2, [], { sessionId: `twice-${index}` })
+				)
+			);
+			const answers = await Promise.all(
+				histories.flatMap((events, index) =>
+					[first.url, second.url].map((base) =>
+						append(base, `ledger-twice-${index}-0001`, learner.token, events)
+					)
+				)
+			);
+			expect(answers.every((answer) => answer.status === 200)).toBe(true);
+			const held = await stored(learner.id);
+			expect(held.ledgers).toBe(10);
+			expect(await learnerUsage(database, learner.id)).toEqual({
+				bytes: held.eventBytes,
+				ledgers: 10
+			});
+		});
+
 		it('charges exactly what is stored: a retry costs nothing, a refusal its record', async () => {
 			const learner = await joinAt(url, 'Counter');
 			const events = await fixtureEvents(5, [], { sessionId: 'counter' });

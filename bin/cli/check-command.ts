@@ -5,8 +5,7 @@ import {
 	ExportCriteriaError
 } from '../../hooks/intents/check-export-criteria.js';
 import { criteriaJunit } from '../../hooks/formats/junit.js';
-import { createLocalSandbox } from '../../sandbox/local/local-sandbox.js';
-import { MemoryWorkspaceFiles } from '../../sandbox/local/memory-workspace-files.js';
+import { startSandboxThread } from './check-sandbox-thread.js';
 import { loadExport, type LoadedExport } from './read-export-source.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
@@ -17,15 +16,15 @@ import { UsageError } from './usage-error.js';
  * the offline sandbox (the same runtime as the browser: node, npm test, the shell). The workspace
  * is a copy in memory: nothing is written back to the export. Exit 1 when a criterion fails or
  * was not run. Bounded like every run of criteria (hooks/intents/criteria-bounds.ts): a time
- * limit per criterion (`--timeout`), one for all of them (`--deadline`), and the sandbox's cap
- * on what one command may write (`--max-write-mb`).
+ * limit per criterion (`--timeout`), one for all of them (`--deadline`), the sandbox's cap on
+ * what one command may write (`--max-write-mb`), and its thread's heap (`--sandbox-memory-mb`).
  */
 export async function checkCommand(
 	argv: string[],
 	output: { out(text: string): void; err(text: string): void }
 ): Promise<number> {
 	const { positional, values, flags } = parseArguments(argv, {
-		values: ['intent', 'timeout', 'deadline', 'max-write-mb', 'format'],
+		values: ['intent', 'timeout', 'deadline', 'max-write-mb', 'sandbox-memory-mb', 'format'],
 		flags: ['json']
 	});
 	const format = values.get('format') ?? (flags.has('json') ? 'json' : 'text');
@@ -44,12 +43,19 @@ export async function checkCommand(
 		'a number of megabytes (MiB)',
 		1024 * 1024
 	);
+	const sandboxHeapMb = positiveOption(
+		values,
+		'sandbox-memory-mb',
+		'a number of megabytes (MiB)',
+		1
+	);
 	const loaded = await loadExport(positional[0] as string);
 	const checks = await checkExport(loaded, {
 		intentId: values.get('intent'),
 		timeoutMs,
 		deadlineMs,
-		maxCommandWriteBytes
+		maxCommandWriteBytes,
+		sandboxHeapMb
 	});
 	const failed = anyCriterionUnmet(checks);
 	if (format === 'json') {
@@ -85,6 +91,7 @@ export async function checkExport(
 		timeoutMs?: number | undefined;
 		deadlineMs?: number | undefined;
 		maxCommandWriteBytes?: number | undefined;
+		sandboxHeapMb?: number | undefined;
 	} = {}
 ): Promise<IntentCheck[]> {
 	try {
@@ -95,9 +102,12 @@ export async function checkExport(
 			timeoutMs: options.timeoutMs ?? criteriaBounds.criterionTimeoutMs,
 			deadlineMs: options.deadlineMs ?? criteriaBounds.deadlineMs,
 			nowMs: () => performance.now(),
+			// In a worker thread with a bounded heap, so one hostile criterion cannot take the
+			// grader's process (and the results so far) down with it.
 			startSandbox: (files) =>
-				createLocalSandbox({
-					files: new MemoryWorkspaceFiles(files),
+				startSandboxThread({
+					files,
+					...(options.sandboxHeapMb !== undefined ? { heapMb: options.sandboxHeapMb } : {}),
 					...(options.maxCommandWriteBytes !== undefined
 						? { maxCommandWriteBytes: options.maxCommandWriteBytes }
 						: {})

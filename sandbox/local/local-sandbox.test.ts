@@ -1,4 +1,4 @@
-import { toolchainCommandNames } from './npm/toolchain-commands.js';
+import { explanatoryProgramNames, toolchainCommandNames } from './npm/toolchain-commands.js';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,8 +121,14 @@ describe('local sandbox', () => {
 		expect(sandbox.capabilities).toEqual({
 			kind: 'local',
 			description: localSandboxDescription,
-			commands: [...new Set([...getCommandNames(), ...toolchainCommandNames, 'git'])].sort()
+			commands: [...new Set([...getCommandNames(), ...toolchainCommandNames, 'git'])]
+				.filter((name) => !explanatoryProgramNames.includes(name))
+				.sort()
 		});
+		// Programs that only explain their absence are not offered (Tab completion, the model).
+		for (const absent of ['gcc', 'go', 'ruby', 'rustc', 'pip3', 'deno', 'tsc', 'yarn', 'python3'])
+			expect(sandbox.capabilities.commands).not.toContain(absent);
+		expect(sandbox.capabilities.commands).toContain('node');
 		expect(sandbox.capabilities.commands).toContain('git');
 		expect(sandbox.capabilities.commands).toContain('npm');
 		expect(sandbox.capabilities.commands).toContain('tsx');

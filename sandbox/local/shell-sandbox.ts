@@ -8,6 +8,7 @@ import type {
 import type { Sandbox, ShellSession } from '../sandbox.js';
 import { normalizeWorkspacePath } from '../workspace-path.js';
 import { LocalLineShellSession } from './line-shell-session.js';
+import { explanatoryProgramNames } from './npm/toolchain-commands.js';
 import { applyEntryChanges, fileChangesOf } from './overlay-workspace-files.js';
 import {
 	defaultShellEnvironment,
@@ -86,7 +87,9 @@ export class ShellSandbox implements Sandbox {
 		this.capabilities = {
 			kind: 'local',
 			description: localSandboxDescription,
-			commands: [...host.commandNames]
+			// Only what runs: the programs that are there only to explain their absence (gcc,
+			// python, yarn…) are not offered to Tab completion or named to the model.
+			commands: host.commandNames.filter((name) => !explanatoryProgramNames.includes(name))
 		};
 	}
 

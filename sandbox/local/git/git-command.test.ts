@@ -273,7 +273,7 @@ describe('git in the offline shell', () => {
 	it('refuses to write governance files into the working tree, before changing anything', async () => {
 		await files.makeDirectory('.orchestration');
 		await files.write('.orchestration/active_intents.yaml', new TextEncoder().encode('a: 1\n'));
-		await line('git init && git add -A && git commit -qm one');
+		await line('git init && git add -A && git add -f .orchestration && git commit -qm one');
 		const removed = await line('git rm .orchestration/active_intents.yaml');
 		expect(removed.exitCode).toBe(1);
 		expect(removed.output).toMatch(/change only through governance/);
@@ -286,13 +286,44 @@ describe('git in the offline shell', () => {
 		);
 	});
 
+	it('leaves untracked governance files alone, as if .git/info/exclude listed them', async () => {
+		const write = (path: string, content: string) =>
+			files.write(path, new TextEncoder().encode(content));
+		await files.makeDirectory('.orchestration');
+		await write('.orchestration/active_intents.yaml', 'a: 1\n');
+		await write('.intentignore', 'INT-001\n');
+		// A spelling the governance core folds to .orchestration (case, trailing dot).
+		await files.makeDirectory('.Orchestration.');
+		await write('.Orchestration./x.json', '{}\n');
+		await line('git init');
+		expect((await line('git status -s')).output).toBe('?? README.md\n?? src/\n');
+		expect((await line('git status')).output).not.toMatch(/orchestration|intentignore/i);
+		const added = await line('git add -A && git commit -qm one && git status -s');
+		expect(added.exitCode, added.output).toBe(0);
+		expect(added.output).toBe('');
+		const shown = (await line('git show HEAD')).output;
+		expect(shown).toContain('README.md');
+		expect(shown).not.toMatch(/orchestration|intentignore/i);
+
+		const named = await line('git add .intentignore');
+		expect(named.exitCode).toBe(1);
+		expect(named.output).toContain('The following paths are ignored');
+		expect(named.output).toContain('hint: Use -f if you really want to add them.');
+		// Forced, it is tracked, and its changes show like any tracked file's.
+		expect((await line('git add -f .intentignore && git commit -qm two')).exitCode).toBe(0);
+		await write('.intentignore', '# none\n');
+		expect((await line('git status -s')).output).toBe(' M .intentignore\n');
+	});
+
 	it('leaves governance files as they are on a branch switch, and can switch back', async () => {
 		const write = (path: string, content: string) =>
 			files.write(path, new TextEncoder().encode(content));
 		await files.makeDirectory('.orchestration');
 		await write('.orchestration/active_intents.yaml', 'a: 1\n');
 		await write('.intentignore', 'INT-001\n');
-		await line('git init && git add -A && git commit -qm one && git switch -c other');
+		await line(
+			'git init && git add -A && git add -f .orchestration .intentignore && git commit -qm one && git switch -c other'
+		);
 		// Another version of each on the other branch (written by the store, as a past session did).
 		await write('.intentignore', '# nothing protected\n');
 		await write('.orchestration/active_intents.yaml', 'a: 2\n');

@@ -2,7 +2,7 @@ import type { IFileSystem } from 'just-bash';
 import { createGitFileSystem } from './git-file-system.js';
 import { withoutControlCharacters } from './git-path-rules.js';
 import type { PatchSide } from './git-patch.js';
-import type { StatusRow } from './git-status.js';
+import { ignoredAsGovernance, type StatusRow } from './git-status.js';
 import type { IsomorphicGit } from './load-isomorphic-git.js';
 import type { WorkspaceFiles } from '../workspace-files.js';
 
@@ -131,13 +131,20 @@ export class GitSession {
 		return path;
 	}
 
-	/** The status matrix, optionally for some paths (files or folders) only. */
-	async statusRows(paths: readonly string[] = []): Promise<StatusRow[]> {
+	/**
+	 * The status matrix, optionally for some paths (files or folders) only. Untracked governance
+	 * files are left out, as if `.git/info/exclude` listed them (see ignoredAsGovernance), unless
+	 * `withIgnored` (`git add -f`).
+	 */
+	async statusRows(
+		paths: readonly string[] = [],
+		{ withIgnored = false }: { withIgnored?: boolean } = {}
+	): Promise<StatusRow[]> {
 		const rows = (await this.git.statusMatrix({
 			...this.base,
 			...(paths.length && !paths.includes('') ? { filepaths: [...paths] } : {})
 		})) as StatusRow[];
-		return rows;
+		return withIgnored ? rows : rows.filter((row) => !ignoredAsGovernance(row));
 	}
 
 	/** Every path in the index, with its blob id. */

@@ -1,3 +1,5 @@
+import { isGovernedByTheCore } from './git-path-rules.js';
+
 /**
  * `git status` from isomorphic-git's status matrix. A row is [path, head, workdir, stage]:
  * head 0 absent / 1 present; workdir 0 absent / 1 same as HEAD / 2 different from HEAD;
@@ -30,6 +32,16 @@ export function fileStatusOf([path, head, workdir, stage]: StatusRow): FileStatu
 				? ' '
 				: 'M';
 	return { path, staged, unstaged, untracked: !inIndex && workdir !== 0 };
+}
+
+/**
+ * An untracked governance file (`.orchestration/`, `.intentignore`, in any spelling the core
+ * folds to them): git is told to leave it alone, as `.git/info/exclude` would, so status does not
+ * list it and `git add -A` does not stage it. The governance core owns these files; tracked
+ * copies (committed with `git add -f`) still show their changes, as excluded files do in git.
+ */
+export function ignoredAsGovernance([path, head, , stage]: StatusRow): boolean {
+	return head === 0 && stage === 0 && isGovernedByTheCore(path);
 }
 
 /** The rows that differ from HEAD anywhere, in path order. */

@@ -1,7 +1,13 @@
 import { countChangedLines, formatFilePatch } from './git-patch.js';
 import { branchNameProblem, isGovernedByTheCore, unsafeSegment } from './git-path-rules.js';
 import { GitCommandError, type GitSession } from './git-session.js';
-import { changedFiles, collapseUntracked, longStatus, shortStatus } from './git-status.js';
+import {
+	changedFiles,
+	collapseUntracked,
+	ignoredAsGovernance,
+	longStatus,
+	shortStatus
+} from './git-status.js';
 
 /**
  * The git subcommands the offline shell runs, on isomorphic-git. Each returns what it prints
@@ -137,7 +143,17 @@ async function status(session: GitSession, args: readonly string[]): Promise<str
 async function add(session: GitSession, args: readonly string[]): Promise<GitOutput> {
 	await session.requireRepository();
 	const { options, paths } = splitPaths(args);
-	rejectUnknownOptions('add', options, ['-A', '--all', '-u', '--update', '-v', '--verbose']);
+	rejectUnknownOptions('add', options, [
+		'-A',
+		'--all',
+		'-u',
+		'--update',
+		'-v',
+		'--verbose',
+		'-f',
+		'--force'
+	]);
+	const force = options.includes('-f') || options.includes('--force');
 	const all = options.includes('-A') || options.includes('--all');
 	const updateOnly = options.includes('-u') || options.includes('--update');
 	if (paths.length === 0 && !all && !updateOnly)
@@ -146,14 +162,24 @@ async function add(session: GitSession, args: readonly string[]): Promise<GitOut
 			1
 		);
 	const repositoryPaths = paths.map((path) => session.repositoryPath(path));
-	const rows = await session.statusRows(repositoryPaths);
+	const rows = await session.statusRows(repositoryPaths, { withIgnored: force });
+	const ignored: string[] = [];
 	for (const [argument, path] of paths.map(
 		(path, index) => [path, repositoryPaths[index] as string] as const
 	)) {
 		const matches = rows.some(([file]) => isWithin(file, path));
-		if (!matches)
-			throw new GitCommandError(`fatal: pathspec '${argument}' did not match any files`);
+		if (matches) continue;
+		const ignoredRows = force
+			? []
+			: (await session.statusRows([path], { withIgnored: true })).filter(ignoredAsGovernance);
+		if (ignoredRows.length > 0) ignored.push(argument);
+		else throw new GitCommandError(`fatal: pathspec '${argument}' did not match any files`);
 	}
+	if (ignored.length)
+		throw new GitCommandError(
+			`The following paths are ignored (governance files, kept by the IDE's ledger):\n${ignored.join('\n')}\nhint: Use -f if you really want to add them.`,
+			1
+		);
 	const added: string[] = [];
 	const warnings: string[] = [];
 	for (const [path, head, workdir, stage] of rows) {

@@ -17,6 +17,12 @@ export const toolchainCommandNames = [
 	...unavailableProgramNames
 ] as const;
 
+/**
+ * Names registered only to say the program is not here and what to use instead (`tsc`, `gcc`,
+ * `python`, `yarn`…): they answer, but run nothing, so they are not offered as commands.
+ */
+export const explanatoryProgramNames: readonly string[] = ['tsc', ...unavailableProgramNames];
+
 export function createToolchainCommands(
 	options: NodeCommandOptions & {
 		/** Every command the shell has (for npm scripts and npx). */

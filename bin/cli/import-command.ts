@@ -1,5 +1,5 @@
 import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import {
 	importClassroomAutograding,
 	classroomLimits
@@ -32,9 +32,11 @@ export async function importCommand(argv: string[], output: Output): Promise<num
 	const source = positional[0] as string;
 	const out = values.get('out') as string;
 	await requireEmptyOutput(out);
+	// A scenario's id is its folder's name (threadline validate checks it): --out names both.
+	const id = values.get('id') ?? basename(resolve(out));
 	let result: ImportResult;
 	if (kind === 'tutorialkit') {
-		result = importTutorialKit(await readImportFolder(source), { id: values.get('id') });
+		result = importTutorialKit(await readImportFolder(source), { id });
 	} else {
 		const info = await lstat(source).catch(() => null);
 		if (!info?.isFile()) throw new UsageError(`${source} is not a file`);
@@ -43,7 +45,7 @@ export async function importCommand(argv: string[], output: Output): Promise<num
 				`${source} is larger than ${classroomLimits.maximumFileBytes / 1024} KiB`
 			);
 		result = importClassroomAutograding(await readFile(source, 'utf8'), {
-			id: values.get('id'),
+			id,
 			title: values.get('title')
 		});
 	}
@@ -56,6 +58,13 @@ export async function importCommand(argv: string[], output: Output): Promise<num
 	output.out(
 		`wrote ${result.entries.size} file(s) to ${out}: a scenario (check it with threadline validate ${out})`
 	);
+	const written = /^id: (.*)$/m.exec(
+		new TextDecoder().decode(result.entries.get('scenario.yaml'))
+	)?.[1];
+	if (written !== basename(resolve(out)))
+		output.err(
+			`note: the scenario's id is ${written}; rename the folder to ${written} before validating or publishing it`
+		);
 	if (result.notCarried.length > 0) {
 		output.out(`not carried (${result.notCarried.length}):`);
 		for (const line of result.notCarried) output.out(`  - ${line}`);

@@ -78,8 +78,8 @@ function tail(output: string): string {
  * Characters XML 1.0 cannot carry at all (C0 controls but tab, LF, CR; lone surrogates; U+FFFE/F):
  * a command's output may hold any of them, and one would make the whole report unreadable.
  */
-// eslint-disable-next-line no-control-regex
 const notXmlCharacter =
+	// eslint-disable-next-line no-control-regex
 	/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function clean(value: string): string {

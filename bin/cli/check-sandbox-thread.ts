@@ -18,7 +18,7 @@ export type SandboxThreadReply =
 	| { type: 'result'; id: number; exitCode: number; output: string };
 
 /** The sandbox's JavaScript heap, by default (`threadline check --sandbox-memory-mb`). */
-export const defaultSandboxHeapMb = 512;
+export const defaultSandboxHeapMb = 256;
 /** How long past its own time limit a command may take to answer before its thread is ended. */
 const unansweredGraceMs = 10_000;
 

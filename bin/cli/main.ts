@@ -2,9 +2,11 @@ import { attestCommand } from './attest-command.js';
 import { checkCommand } from './check-command.js';
 import { classCommand } from './class-command.js';
 import { importCommand } from './import-command.js';
+import { otelCommand } from './otel-command.js';
 import { policyCommand } from './policy-command.js';
 import { replayCommand } from './replay-command.js';
 import { reportCommand } from './report-command.js';
+import { transcriptCommand } from './transcript-command.js';
 import { UsageError } from './usage-error.js';
 import { validateCommand } from './validate-command.js';
 import { verifyCommand } from './verify-command.js';
@@ -29,11 +31,12 @@ Usage:
       With a rubric, score and max_score columns.
       A folder of several exports gives one CSV row each.
   threadline check <dir|zip> [--intent ID] [--json | --format text|json|junit] [--timeout seconds]
-                   [--deadline seconds] [--max-write-mb MB]
+                   [--deadline seconds] [--max-write-mb MB] [--sandbox-memory-mb MB]
       Re-run the acceptance criteria recorded in the export's active_intents.yaml on its
       workspace, in the offline sandbox (a copy in memory: nothing is written back).
       Bounded: --timeout per criterion (120), --deadline for all of them (600; the rest are
-      reported as not run), --max-write-mb per command (64); at most 100 criteria per export.
+      reported as not run), --max-write-mb per command (64), --sandbox-memory-mb for the
+      sandbox thread's heap (256); at most 100 criteria per export.
       Exit 0 when every runnable criterion passes, 1 naming the ones that fail or did not run.
   threadline attest <dir|zip> --key <ed25519.pem> [--check]
       An in-toto Statement v1 in a DSSE envelope (one JSON line): the chained files by SHA-256,
@@ -44,6 +47,13 @@ Usage:
       could not be carried.
   threadline policy import claude <settings.json>     prints hooks.yaml
   threadline policy export claude <hooks.yaml>        prints Claude Code settings JSON
+  threadline transcript <dir|zip> [--format md|json]
+      The conversation (learner, model, tool calls as sent, results as received) with hook
+      decisions, approvals and changes interleaved in order, after verifying the export.
+      Each change names the learner message and model text before it. Exit 1 if it does not verify.
+  threadline otel <dir|zip> [--out file.json]
+      The session as OTLP/JSON traces (GenAI semantic conventions: a span per tool call, hook
+      decisions as guardrail events). Opt-in, sends nothing. Refuses an export that does not verify.
   threadline validate <active_intents.yaml | scenario folder | folder of scenarios>
       Exit 0, or the errors as file:line:column message (exit 1).
 
@@ -78,6 +88,10 @@ export async function main(argv: string[], output: Output = defaultOutput): Prom
 				return await importCommand(rest, output);
 			case 'policy':
 				return await policyCommand(rest, output);
+			case 'transcript':
+				return await transcriptCommand(rest, output);
+			case 'otel':
+				return await otelCommand(rest, output);
 			case undefined:
 			case '-h':
 			case '--help':

@@ -32,6 +32,7 @@ import { monacoWithLegacyWorkers } from './legacy-web-worker.js';
 import { setLoadedMonaco, type MonacoModule } from './monaco-instance.js';
 import { workerKindForLabel, type MonacoWorkerKind } from './worker-label.js';
 import { currentColorScheme, monacoThemeFor, watchColorScheme } from '../theme/color-scheme.js';
+import { accessibleMonacoTheme } from '../theme/monaco-themes.js';
 
 export type { MonacoModule };
 
@@ -127,6 +128,12 @@ async function initializeMonaco(): Promise<MonacoModule> {
 
 	// Monaco's theme is global (one for every editor on the page): follow the system's light/dark
 	// switch for as long as the page lives, as app.css does for the rest of the page.
+	const { vs, vs_dark } = await import('monaco-editor/editor/standalone/common/themes.js');
+	for (const [scheme, builtIn] of [
+		['light', vs],
+		['dark', vs_dark]
+	] as const)
+		monaco.editor.defineTheme(monacoThemeFor(scheme), accessibleMonacoTheme(scheme, builtIn));
 	monaco.editor.setTheme(monacoThemeFor(currentColorScheme()));
 	watchColorScheme((scheme) => monaco.editor.setTheme(monacoThemeFor(scheme)));
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { currentColorScheme, monacoThemeFor, watchColorScheme } from './color-scheme';
+import { monacoThemeNames } from './monaco-themes';
 
 /** A MediaQueryList whose `matches` the test flips, dispatching `change` like a browser does. */
 function fakeMediaQuery(initiallyLight: boolean) {
@@ -41,7 +42,7 @@ describe('color scheme', () => {
 	});
 
 	it('maps to Monaco built-in themes', () => {
-		expect(monacoThemeFor('light')).toBe('vs');
-		expect(monacoThemeFor('dark')).toBe('vs-dark');
+		expect(monacoThemeFor('light')).toBe(monacoThemeNames.light);
+		expect(monacoThemeFor('dark')).toBe(monacoThemeNames.dark);
 	});
 });

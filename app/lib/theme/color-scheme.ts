@@ -29,7 +29,10 @@ export function watchColorScheme(listener: (scheme: ColorScheme) => void): () =>
 	return () => query.removeEventListener('change', onChange);
 }
 
-/** Monaco's built-in themes: `vs` is its light one. */
-export function monacoThemeFor(scheme: ColorScheme): 'vs' | 'vs-dark' {
-	return scheme === 'light' ? 'vs' : 'vs-dark';
+/**
+ * Monaco's theme for the scheme: Threadline's AA versions of Monaco's `vs` and `vs-dark`
+ * (monaco-themes.ts), defined by the loader before any editor exists.
+ */
+export function monacoThemeFor(scheme: ColorScheme): 'threadline-light' | 'threadline-dark' {
+	return scheme === 'light' ? 'threadline-light' : 'threadline-dark';
 }

@@ -30,6 +30,8 @@ export const quickJsPrelude = String.raw`
 	function errorText(error) {
 		var header = String(error.name || 'Error') + (error.message ? ': ' + error.message : '');
 		var stack = typeof error.stack === 'string' ? error.stack.replace(/\s+$/, '') : '';
+		// A V8-style stack (the Node runtime's errors-prelude.ts) starts with its own header line.
+		var ownHeader = stack !== '' && !/^\s+at /.test(stack);
 		// Frames inside this prelude (console, require) are ours, not the script's.
 		stack = stack
 			.split('\n')
@@ -37,6 +39,7 @@ export const quickJsPrelude = String.raw`
 				return line.indexOf('(threadline:') === -1;
 			})
 			.join('\n');
+		if (ownHeader) return stack;
 		return stack ? header + '\n' + stack : header;
 	}
 
@@ -228,7 +231,7 @@ export const quickJsPrelude = String.raw`
 		if (ticks.length === 0) return false;
 		var due = ticks;
 		ticks = [];
-		for (var index = 0; index < due.length; index += 1) due[index].callback.apply(undefined, due[index].args);
+		for (var index = 0; index < due.length; index += 1) guarded(due[index].callback, due[index].args);
 		return true;
 	};
 	// Called by the host after the microtasks: runs the next due timer; false when none is left.
@@ -246,9 +249,22 @@ export const quickJsPrelude = String.raw`
 		} else {
 			removeTimer(next.id);
 		}
-		next.callback.apply(undefined, next.args);
+		guarded(next.callback, next.args);
 		return true;
 	};
+	// An exception thrown by a timer or tick callback is uncaught: the Node runtime may handle it
+	// (process 'uncaughtException' listeners, the test runner failing the running test);
+	// otherwise it ends the script, as in Node.
+	function guarded(callback, args) {
+		try {
+			callback.apply(undefined, args);
+		} catch (error) {
+			if (error === exitSignal) throw error;
+			var handler = globalThis.__threadlineUncaught;
+			if (typeof handler === 'function' && handler(error) === true) return;
+			throw error;
+		}
+	}
 
 	var unavailable =
 		' is not available: this node runs small scripts on QuickJS, without modules, fs or network. ' +

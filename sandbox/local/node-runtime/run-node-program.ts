@@ -12,8 +12,12 @@ import {
 } from '../quickjs-script.js';
 import { bytesToLatin1, fromHex, hmacSha256, latin1ToBytes, sha256, toHex } from './host-crypto.js';
 import { ModuleResolver, type ModuleFormat } from './module-resolver.js';
+import { assertPrelude } from './assert-prelude.js';
+import { errorsPrelude } from './errors-prelude.js';
+import { eventsPrelude } from './events-prelude.js';
 import { nodeRuntimePrelude } from './runtime-prelude.js';
-import { nodeTestPrelude } from './test-prelude.js';
+import { testMockPrelude } from './test-mock-prelude.js';
+import { testRunnerPrelude } from './test-runner-prelude.js';
 import { loadTranspiler, needsTranspiler, transpile, TranspileError } from './transpile.js';
 import { FileSystemError, WorkspaceSnapshot } from './workspace-snapshot.js';
 
@@ -107,8 +111,7 @@ export async function runNodeProgram(
 			if (program.testRun) {
 				setGlobalJson(context, '__threadlineTestOptions', { ...program.testRun, collect: true });
 			}
-			evaluatePrelude(context, nodeRuntimePrelude, 'threadline:node-runtime.js');
-			evaluatePrelude(context, nodeTestPrelude, 'threadline:node-test.js');
+			for (const [source, name] of nodePreludes) evaluatePrelude(context, source, name);
 			host.readBuiltinExports(context);
 		},
 		finish: (context) => {
@@ -147,6 +150,16 @@ function failed(stderr: string): NodeProgramResult {
 function describe(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
+
+/** The Node runtime's preludes, in the order they build on each other. */
+const nodePreludes: readonly (readonly [string, string])[] = [
+	[errorsPrelude, 'threadline:errors.js'],
+	[eventsPrelude, 'threadline:events.js'],
+	[nodeRuntimePrelude, 'threadline:node-runtime.js'],
+	[assertPrelude, 'threadline:assert.js'],
+	[testMockPrelude, 'threadline:test-mock.js'],
+	[testRunnerPrelude, 'threadline:node-test.js']
+];
 
 function evaluatePrelude(context: QuickJSContext, source: string, name: string): void {
 	context.unwrapResult(context.evalCode(source, name)).dispose();
@@ -244,7 +257,7 @@ class NodeHost {
 		);
 		this.builtinExports = JSON.parse(context.getString(result)) as Record<string, string[]>;
 		result.dispose();
-		// node --test collects the file's counts when the program ends (see test-prelude.ts).
+		// node --test collects the file's counts when the program ends (see test-runner-prelude.ts).
 		this.readTestCounts = () => {
 			const counts = context.evalCode(
 				'globalThis.__threadlineTestCounts || ""',

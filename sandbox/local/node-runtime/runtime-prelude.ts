@@ -600,36 +600,8 @@ export const nodeRuntimePrelude = String.raw`
 		return clone(value);
 	};
 
-	// ---- events ----
-	function EventEmitter() { this._events = {}; }
-	EventEmitter.prototype.on = function (name, listener) { (this._events[name] = this._events[name] || []).push(listener); return this; };
-	EventEmitter.prototype.addListener = EventEmitter.prototype.on;
-	EventEmitter.prototype.once = function (name, listener) {
-		var self = this;
-		function once() { self.off(name, once); return listener.apply(this, arguments); }
-		once.listener = listener;
-		return this.on(name, once);
-	};
-	EventEmitter.prototype.off = function (name, listener) {
-		var list = this._events[name] || [];
-		this._events[name] = list.filter(function (item) { return item !== listener && item.listener !== listener; });
-		return this;
-	};
-	EventEmitter.prototype.removeListener = EventEmitter.prototype.off;
-	EventEmitter.prototype.removeAllListeners = function (name) { if (name === undefined) this._events = {}; else delete this._events[name]; return this; };
-	EventEmitter.prototype.emit = function (name) {
-		var args = Array.prototype.slice.call(arguments, 1);
-		var list = (this._events[name] || []).slice();
-		if (name === 'error' && list.length === 0) throw args[0] instanceof Error ? args[0] : new Error('Unhandled error. (' + inspectValue(args[0]) + ')');
-		var self = this;
-		list.forEach(function (listener) { listener.apply(self, args); });
-		return list.length > 0;
-	};
-	EventEmitter.prototype.listenerCount = function (name) { return (this._events[name] || []).length; };
-	EventEmitter.prototype.listeners = function (name) { return (this._events[name] || []).slice(); };
-	EventEmitter.prototype.setMaxListeners = function () { return this; };
-	EventEmitter.EventEmitter = EventEmitter;
-	EventEmitter.once = function (emitter, name) { return new Promise(function (resolve) { emitter.once(name, function () { resolve(Array.prototype.slice.call(arguments)); }); }); };
+	// ---- events (events-prelude.ts) ----
+	var EventEmitter = globalThis.__threadlineEvents.EventEmitter;
 
 	// ---- util ----
 	var util = {
@@ -657,13 +629,28 @@ export const nodeRuntimePrelude = String.raw`
 	};
 
 	// ---- process ----
-	process.emitWarning = function (warning) { console.error('(node) Warning: ' + (warning && warning.message ? warning.message : String(warning))); };
-	var processEvents = new EventEmitter();
-	process.on = function (name, listener) { processEvents.on(name, listener); return process; };
-	process.once = function (name, listener) { processEvents.once(name, listener); return process; };
-	process.off = function (name, listener) { processEvents.off(name, listener); return process; };
-	process.emit = function () { return processEvents.emit.apply(processEvents, arguments); };
-	process.listenerCount = function (name) { return processEvents.listenerCount(name); };
+	// process is an EventEmitter, as in Node (on/once/emit/listeners/prependListener …).
+	['on', 'once', 'off', 'emit', 'listenerCount', 'addListener', 'removeListener'].forEach(function (name) { delete process[name]; });
+	Object.setPrototypeOf(process, EventEmitter.prototype);
+	EventEmitter.init.call(process);
+	var processEvents = process;
+	process.emitWarning = function (warning, typeOrOptions, code) {
+		var type = typeof typeOrOptions === 'string' ? typeOrOptions : typeOrOptions && typeOrOptions.type;
+		var warningCode = typeof typeOrOptions === 'object' && typeOrOptions ? typeOrOptions.code : code;
+		if (typeof warning === 'string') {
+			var made = new Error(warning);
+			made.name = type || 'Warning';
+			if (warningCode !== undefined) made.code = warningCode;
+			if (typeOrOptions && typeof typeOrOptions === 'object' && typeOrOptions.detail !== undefined) made.detail = typeOrOptions.detail;
+			warning = made;
+		}
+		if (warning.name === 'DeprecationWarning' && process.noDeprecation) return;
+		process.nextTick(function () {
+			process.emit('warning', warning);
+			// Node prints every warning (listeners or not) unless started with --no-warnings.
+			if (!process.noProcessWarnings) console.error('(node:' + process.pid + ') ' + (warning.code ? '[' + warning.code + '] ' : '') + warning.name + ': ' + warning.message);
+		});
+	};
 	process.version = 'v20.0.0-threadline';
 	process.versions = { node: '20.0.0-threadline', quickjs: '2025-09-13' };
 	process.release = { name: 'node' };
@@ -673,6 +660,15 @@ export const nodeRuntimePrelude = String.raw`
 	process.config = {};
 	process.title = 'node';
 	process.allowedNodeEnvironmentFlags = new Set();
+	// An exception no code caught (a timer's, a tick's): process listeners first, then the test
+	// runner (it fails the running test); false ends the program (quickjs-prelude.ts).
+	globalThis.__threadlineUncaught = function (error) {
+		if (process.listenerCount('uncaughtException') > 0) {
+			process.emit('uncaughtException', error, 'uncaughtException');
+			return true;
+		}
+		return typeof globalThis.__threadlineTestUncaught === 'function' && globalThis.__threadlineTestUncaught(error) === true;
+	};
 	// The host calls this when nothing is left to run (Node's beforeExit): true if more was queued.
 	globalThis.__threadlineBeforeExit = function () {
 		var hooks = globalThis.__threadlineBeforeExitHooks || [];

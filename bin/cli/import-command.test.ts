@@ -1,6 +1,7 @@
 import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkExportCriteria } from '../../hooks/intents/check-export-criteria.js';
 import { createLocalSandbox } from '../../sandbox/local/local-sandbox.js';
@@ -179,6 +180,41 @@ describe('threadline import tutorialkit', () => {
 		);
 		expect(refused.code).toBe(2);
 		expect(refused.err).toContain('_files/big.bin is 6291456 bytes');
+	});
+});
+
+describe('a real TutorialKit tutorial (the one `npm create tutorial` starts from)', () => {
+	it('imports @tutorialkit/cli’s own template project as TutorialKit lays it out', async () => {
+		// The package exports no subpaths: find it from its main entry (dist/…).
+		const main = createRequire(import.meta.url).resolve('@tutorialkit/cli');
+		const template = join(
+			main.slice(0, main.lastIndexOf('/@tutorialkit/cli/') + '/@tutorialkit/cli/'.length),
+			'template'
+		);
+		const out = join(work, 'welcome-to-tutorialkit');
+		const imported = await cli('import', 'tutorialkit', template, '--out', out);
+		expect(imported.err).toBe('');
+		expect(imported.code).toBe(0);
+		expect((await cli('validate', out)).code).toBe(0);
+		const lesson = join(template, 'src/content/tutorial/1-basics/1-introduction/1-welcome');
+		const manifest = await readFile(join(out, 'scenario.yaml'), 'utf8');
+		expect(manifest).toContain('title: Welcome to TutorialKit');
+		// The lesson's _files over the default template; the solution as the step's solution.
+		expect(await readFile(join(out, 'files/counter.js'), 'utf8')).toBe(
+			await readFile(join(lesson, '_files/counter.js'), 'utf8')
+		);
+		for (const name of ['index.html', 'main.js', 'package.json'])
+			expect(await readFile(join(out, 'files', name), 'utf8')).toBe(
+				await readFile(join(template, 'src/templates/default', name), 'utf8')
+			);
+		const solution = await readFile(join(lesson, '_solution/counter.js'), 'utf8');
+		expect(manifest).toContain(
+			solution.split('\n').find((line) => line.includes('addEventListener'))
+		);
+		// The tutorial's meta.md sets mainCommand and prepareCommands for every lesson.
+		expect(imported.out).toMatch(/not carried[\s\S]*mainCommand[\s\S]*prepareCommands[\s\S]*focus/);
+		// Its code sample has `export function …` inside a fence: that is not MDX.
+		expect(imported.out).not.toContain('MDX');
 	});
 });
 

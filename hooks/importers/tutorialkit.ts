@@ -314,7 +314,9 @@ export function importTutorialKit(
 				notCarried.push(
 					`${name}: ${key} ${JSON.stringify(value)?.slice(0, 120)} (no Threadline equivalent)`
 				);
-		if (/^\s*(?:import|export)\s/m.test(lesson.body))
+		// MDX's own import/export lines, not the ones in a fenced code sample.
+		const prose = lesson.body.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+		if (/^(?:import|export)\s/m.test(prose))
 			notCarried.push(`${name}: content.md uses MDX imports or exports; shown as markdown text`);
 
 		const solutionFiles: Record<string, string> = {};
@@ -335,7 +337,8 @@ export function importTutorialKit(
 			solutionFiles[path] = content;
 			state.set(path, bytes);
 		}
-		const brief = lesson.body.trim() === '' ? `# ${lesson.title}\n` : lesson.body;
+		const brief =
+			lesson.body.trim() === '' ? `# ${lesson.title}\n` : lesson.body.replace(/^\s*\n/, '');
 		if (brief.length > 50_000)
 			return {
 				ok: false,

@@ -85,10 +85,15 @@ export async function reportCommand(
 		// Every blocked call under its ToolError code, and whatever verify found.
 		const findings = [
 			...blockFindings(result.events, nonEmptyLineNumbers(loaded.auditJsonl)),
-			...verifyFindings(result.verification, {
-				audit: seqLineIndex(loaded.auditJsonl, auditSeq),
-				trace: seqLineIndex(loaded.traceJsonl, traceSeq)
-			})
+			...verifyFindings(
+				result.verification,
+				{
+					audit: seqLineIndex(loaded.auditJsonl, auditSeq),
+					trace: seqLineIndex(loaded.traceJsonl, traceSeq)
+				},
+				null,
+				[...loaded.files.keys(), ...loaded.links.keys(), ...loaded.orchestrationFiles.keys()]
+			)
 		];
 		output.out(
 			JSON.stringify(

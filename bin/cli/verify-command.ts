@@ -102,7 +102,8 @@ export async function verifyCommand(
 				audit: seqLineIndex(loaded.auditJsonl, auditSeq),
 				trace: seqLineIndex(loaded.traceJsonl, traceSeq)
 			},
-			witness
+			witness,
+			[...loaded.files.keys(), ...loaded.links.keys(), ...loaded.orchestrationFiles.keys()]
 		);
 		if (attestation && !attestation.ok)
 			findings.push({

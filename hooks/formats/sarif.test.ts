@@ -217,6 +217,36 @@ describe('SARIF', () => {
 		expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
 	});
 
+	it('a problem sentence is located at the export path it starts with, spaces and colons included', () => {
+		const report: VerifyReport = {
+			...brokenReport,
+			files: {
+				...brokenReport.files,
+				linkProblems: [
+					'docs/a b: c.md: a symbolic link (to "../x") the starting snapshot does not have'
+				],
+				protectedChanges: []
+			},
+			orchestration: { checked: [], problems: ['notes: v2.md: not recorded in the ledger'] }
+		};
+		const findings = verifyFindings(report, lines, null, [
+			'docs/a b',
+			'docs/a b: c.md',
+			'notes: v2.md'
+		]);
+		expect(findings.find((finding) => finding.ruleId === 'link-changed')?.location.path).toBe(
+			'docs/a b: c.md'
+		);
+		expect(
+			findings.find((finding) => finding.ruleId === 'orchestration-file-mismatch')?.location.path
+		).toBe('.orchestration/notes: v2.md');
+		// A path the export no longer has: the text before the first ": ".
+		const gone = verifyFindings(report, lines, null, []);
+		expect(gone.find((finding) => finding.ruleId === 'link-changed')?.location.path).toBe(
+			'docs/a b'
+		);
+	});
+
 	it('paths become relative URI references', () => {
 		expect(pathUri('a b/c#d?e%f/é.ts')).toBe('a%20b/c%23d%3Fe%25f/%C3%A9.ts');
 	});

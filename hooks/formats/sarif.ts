@@ -255,8 +255,11 @@ function at(path: string, line: number | null): FindingLocation {
 export function verifyFindings(
 	report: VerifyReport,
 	lines: SeqLines,
-	witness?: { ok: boolean; firstFailure: string | null } | null
+	witness?: { ok: boolean; firstFailure: string | null } | null,
+	/** The export's paths (files, links, `.orchestration/` names inside it), to read sentences by. */
+	knownPaths: Iterable<string> = []
 ): Finding[] {
+	const known = [...knownPaths];
 	const findings: Finding[] = [];
 	if (!report.audit.intact) {
 		const seq = report.audit.firstBrokenSeq ?? 0;
@@ -309,7 +312,7 @@ export function verifyFindings(
 		findings.push({
 			ruleId: 'link-changed',
 			message: problem,
-			location: { path: leadingPath(problem) },
+			location: { path: leadingPath(problem, known) },
 			identity: [problem]
 		});
 	}
@@ -317,7 +320,7 @@ export function verifyFindings(
 		findings.push({
 			ruleId: 'protected-change',
 			message: problem,
-			location: { path: leadingPath(problem) },
+			location: { path: leadingPath(problem, known) },
 			identity: [problem]
 		});
 	}
@@ -325,7 +328,7 @@ export function verifyFindings(
 		findings.push({
 			ruleId: 'orchestration-file-mismatch',
 			message: `.orchestration/${problem}`,
-			location: { path: `.orchestration/${leadingPath(problem)}` },
+			location: { path: `.orchestration/${leadingPath(problem, known)}` },
 			identity: [problem]
 		});
 	}
@@ -349,10 +352,19 @@ export function verifyFindings(
 	return findings;
 }
 
-/** The path a problem sentence starts with (`src/a.ts: …`, `link x -> y …`): up to the first colon or space. */
-function leadingPath(problem: string): string {
-	const match = /^([^\s:]+)/.exec(problem.replace(/^(?:link|added|removed|retargeted)\s+/i, ''));
-	return match?.[1] ?? '.';
+/**
+ * The path a verify sentence (`<path>: …`) is about. A path may itself hold spaces or `: `, so
+ * the longest of the export's own paths the sentence starts with wins; else the text before the
+ * first `: ` (a path the export no longer has).
+ */
+function leadingPath(problem: string, known: readonly string[]): string {
+	let best: string | null = null;
+	for (const path of known)
+		if (problem.startsWith(`${path}: `) && (best === null || path.length > best.length))
+			best = path;
+	if (best !== null) return best;
+	const cut = problem.indexOf(': ');
+	return cut > 0 ? problem.slice(0, cut) : '.';
 }
 
 type EventValue = Record<string, unknown>;

@@ -1,13 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { canonicalJsonPair } from '../hooks/ledger/canonical-json.js';
-import type { ClassConfig } from './class-config.js';
+import { bytesInWords, type ClassConfig } from './class-config.js';
 import { RateLimiter } from './rate-limiter.js';
 import { ClassStore, type StoredEvent } from './storage/class-store.js';
 import { openEmbeddedDatabase } from './storage/embedded-database.js';
 import { migrate } from './storage/migrations.js';
 import { openPostgresDatabase } from './storage/postgres-database.js';
+import { learnerLedgerHead } from './storage/learner-ledger-head.js';
 import type { SqlDatabase } from './storage/sql-database.js';
+import type { QuotaRefusal, StorageQuotas } from './storage/storage-quota.js';
 import { newToken, secretsEqual, tokenHash } from './tokens.js';
 import { signReceipt, type SignedReceipt } from './witness/receipt.js';
 import { loadOrCreateSigningKey, type SigningKey } from './witness/signing-key.js';
@@ -53,6 +55,7 @@ export class ClassService {
 	readonly #learnerLimiter: RateLimiter;
 	readonly #classLimiter: RateLimiter;
 	readonly #addressLimiter: RateLimiter;
+	readonly #joinLimiter: RateLimiter;
 	readonly #learnersByTokenHash = new Map<string, { id: string; name: string }>();
 
 	private constructor(
@@ -66,6 +69,7 @@ export class ClassService {
 		this.#learnerLimiter = new RateLimiter(limits.learnerRatePerSecond, limits.learnerBurst);
 		this.#classLimiter = new RateLimiter(limits.classRatePerSecond, limits.classBurst);
 		this.#addressLimiter = new RateLimiter(limits.addressRatePerSecond, limits.addressBurst);
+		this.#joinLimiter = new RateLimiter(limits.joinRatePerSecond, limits.joinBurst);
 	}
 
 	/**
@@ -90,7 +94,7 @@ export class ClassService {
 			: config.databaseUrl
 				? await openPostgresDatabase(config.databaseUrl, { maxConnections: options.maxConnections })
 				: await openEmbeddedDatabase(join(config.dataDirectory, 'class-db'));
-		const store = new ClassStore(database);
+		const store = new ClassStore(database, storageQuotas(config));
 		try {
 			await migrate(database);
 			const signingKey = await loadOrCreateSigningKey(config.dataDirectory);
@@ -139,23 +143,37 @@ export class ClassService {
 
 	/** GET /api/class/key */
 	key(): ClassAnswer {
-		return answer(200, { class: this.classId, key: this.signingKey.publicKeyBase64 });
+		return answer(200, {
+			class: this.classId,
+			key: this.signingKey.publicKeyBase64,
+			// What one append may carry, so the IDE's batches fit (ledger-witness.ts).
+			limits: {
+				max_body_bytes: this.config.limits.maxBodyBytes,
+				max_events_per_request: this.config.limits.maxEventsPerBatch
+			}
+		});
 	}
 
 	/** POST /api/class/join {code, name} → {token} */
 	async join(body: unknown, address: string): Promise<ClassAnswer> {
-		if (!this.#addressLimiter.take(`join:${address}`)) return this.#tooMany(`join:${address}`);
+		// Joins are limited per class, not per address: a classroom often joins from behind one
+		// address. Guessing the code is limited per address by its failures, checked before the
+		// code is, so an address out of tries learns nothing even from the right code.
+		const failures = `join-failed:${address}`;
+		if (!this.#addressLimiter.has(failures)) return this.#tooMany(failures);
 		if (typeof body !== 'object' || body === null) {
 			return problem(400, 'send {"code": "<class code>", "name": "<your display name>"}');
 		}
 		const { code, name } = body as { code?: unknown; name?: unknown };
 		if (typeof code !== 'string' || !secretsEqual(code.trim(), this.config.classCode)) {
+			this.#addressLimiter.take(failures);
 			return problem(403, 'that class code is not this class’s code');
 		}
 		const displayName = typeof name === 'string' ? name.normalize('NFC').trim() : '';
 		if (!displayName || displayName.length > maxNameLength || hasControlCharacter(displayName)) {
 			return problem(400, `a display name is 1 to ${maxNameLength} printable characters`);
 		}
+		if (!this.#joinLimiter.take('class')) return this.#tooMany('class', this.#joinLimiter);
 		const token = newToken('tl_learner');
 		const learner = { id: randomUUID(), name: displayName };
 		const hash = tokenHash(token);
@@ -199,6 +217,7 @@ export class ClassService {
 		if (typeof checked === 'string') return problem(422, checked);
 		const receivedAt = this.now().toISOString();
 		const outcome = await this.store.appendEvents(ledgerId, learner.id, checked, receivedAt);
+		if (!outcome.ok && outcome.reason === 'quota') return quotaRefusal(outcome);
 		if (!outcome.ok && outcome.reason === 'foreign') {
 			return problem(403, 'this ledger belongs to another learner');
 		}
@@ -218,11 +237,11 @@ export class ClassService {
 	async head(token: string | null, ledgerId: string, address: string): Promise<ClassAnswer> {
 		const learner = await this.#learner(token, address);
 		if ('status' in learner) return learner;
-		const ledger = await this.store.ledger(ledgerId);
-		if (!ledger) return answer(200, { ledger: ledgerId, seq: 0, head_hash: null });
-		if (ledger.learner.id !== learner.id)
-			return problem(403, 'this ledger belongs to another learner');
-		return answer(200, { ledger: ledgerId, seq: ledger.head_seq, head_hash: ledger.head_hash });
+		// One query by id and learner, one answer for "no such ledger" and "not yours": the head
+		// never tells a learner whether another learner's ledger id exists.
+		const head = await learnerLedgerHead(this.store.database, ledgerId, learner.id);
+		if (!head) return problem(404, 'you have no ledger with this id on the class server');
+		return answer(200, { ledger: ledgerId, seq: head.seq, head_hash: head.hash });
 	}
 
 	/** GET /api/class/ledgers (instructor) */
@@ -327,6 +346,58 @@ export class ClassService {
 		);
 	}
 }
+
+/** The store's quotas from the class settings. */
+function storageQuotas(config: ClassConfig): StorageQuotas {
+	const { learnerMaxBytes, learnerMaxLedgers, classMaxBytes } = config.limits;
+	return { learnerMaxBytes, learnerMaxLedgers, classMaxBytes };
+}
+
+/**
+ * A quota refusal: 413 when the bytes would pass the learner's or the class's quota, 429 when
+ * the learner has started as many ledgers as allowed. `error` names the quota, `message` is the
+ * sentence the IDE shows. Waiting does not help (the instructor raises the quota): Retry-After
+ * asks clients to come back in ten minutes, not in a second.
+ */
+function quotaRefusal(outcome: QuotaRefusal): ClassAnswer {
+	const headers = { 'Retry-After': String(quotaRetrySeconds) };
+	const quota = { limit: outcome.limit, used: outcome.used, needed: outcome.needed };
+	switch (outcome.quota) {
+		case 'learner_ledgers':
+			return answer(
+				429,
+				{
+					error: 'learner_ledger_quota',
+					message: `You have started ${outcome.used} ledgers on the class server, the most it keeps for one learner, so this new one is not witnessed: continue an earlier one, or ask your instructor to raise THREADLINE_CLASS_LEARNER_MAX_LEDGERS.`,
+					quota
+				},
+				headers
+			);
+		case 'learner_bytes':
+			return answer(
+				413,
+				{
+					error: 'learner_storage_full',
+					message: `Your class storage is full (${bytesInWords(outcome.used)} of ${bytesInWords(outcome.limit)}; these events need ${bytesInWords(outcome.needed)} more), so they are not witnessed: ask your instructor to raise THREADLINE_CLASS_LEARNER_MAX_BYTES.`,
+					quota
+				},
+				headers
+			);
+		case 'class_bytes':
+			return answer(
+				413,
+				{
+					error: 'class_storage_full',
+					message: `The class server's storage for this class is full (${bytesInWords(outcome.used)} of ${bytesInWords(outcome.limit)}), so your events are not witnessed: tell your instructor (THREADLINE_CLASS_MAX_STORED_BYTES).`,
+					quota
+				},
+				headers
+			);
+	}
+}
+
+/** Retry-After of a quota refusal: long, since only the instructor can lift it. */
+const quotaRetrySeconds = 600;
 
 /** Names are shown to the instructor: no control characters (newlines, escapes, NUL). */
 function hasControlCharacter(text: string): boolean {

@@ -1,5 +1,11 @@
-import { appendBatchInTransaction, type PendingAppend } from './append-batch.js';
+import type { PendingAppend } from './append-batch.js';
 import type { SqlDatabase } from './sql-database.js';
+import {
+	appendBatchWithinQuotas,
+	unlimitedQuotas,
+	type QuotaRefusal,
+	type StorageQuotas
+} from './storage-quota.js';
 
 export interface Learner {
 	id: string;
@@ -19,6 +25,8 @@ export interface StoredEvent {
 }
 
 export type AppendOutcome =
+	/** Storing it would pass a storage quota: nothing of it was stored (storage-quota.ts). */
+	| QuotaRefusal
 	| { ok: true; seq: number; headHash: string; stored: number }
 	| { ok: false; reason: 'foreign' }
 	| {
@@ -106,7 +114,11 @@ function summary(row: LedgerRow): LedgerSummary {
  * call digests.
  */
 export class ClassStore {
-	constructor(readonly database: SqlDatabase) {}
+	constructor(
+		readonly database: SqlDatabase,
+		/** Checked and charged in each append's transaction (storage-quota.ts). */
+		readonly quotas: StorageQuotas = unlimitedQuotas
+	) {}
 
 	get kind(): SqlDatabase['kind'] {
 		return this.database.kind;
@@ -185,7 +197,7 @@ export class ClassStore {
 					);
 				try {
 					const outcomes = await this.database.transaction((transaction) =>
-						appendBatchInTransaction(transaction, batch)
+						appendBatchWithinQuotas(transaction, batch, this.quotas)
 					);
 					batch.forEach((append, index) => append.resolve(outcomes[index] as AppendOutcome));
 				} catch (error) {
@@ -195,7 +207,9 @@ export class ClassStore {
 					}
 					for (const append of batch) {
 						await this.database
-							.transaction((transaction) => appendBatchInTransaction(transaction, [append]))
+							.transaction((transaction) =>
+								appendBatchWithinQuotas(transaction, [append], this.quotas)
+							)
 							.then((outcomes) => append.resolve(outcomes[0] as AppendOutcome), append.reject);
 					}
 				}

@@ -39,6 +39,9 @@ export interface QuotaRefusal {
  */
 export const refusalRecordBytes = 256;
 
+/** Refusals the store records a row for: a fork (`ledger_forks`), a copied history (`ledger_copies`). */
+const recordedRefusals: ReadonlySet<string> = new Set(['fork', 'copy']);
+
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 interface Usage {
@@ -131,7 +134,7 @@ export async function appendBatchWithinQuotas(
 			// The stored events are the last `stored` of the append (those past the head).
 			for (const event of append.events.slice(append.events.length - outcome.stored))
 				charge(append.learnerId, utf8Bytes(event.line));
-		} else if (outcome.reason !== 'foreign' && outcome.reason !== 'held') {
+		} else if (recordedRefusals.has(outcome.reason)) {
 			charge(append.learnerId, refusalRecordBytes);
 		}
 	});

@@ -21,7 +21,8 @@ export type WitnessStatus =
 	| {
 			kind: 'behind';
 			since: string;
-			reason: 'offline' | 'refused' | 'unauthorized';
+			/** full: a storage quota of the class server (its sentence in `message`); retried rarely. */
+			reason: 'offline' | 'refused' | 'unauthorized' | 'full';
 			message: string;
 	  };
 
@@ -35,6 +36,8 @@ export interface LedgerWitnessOptions {
 	/** Makes a ledger id (crypto.randomUUID in the browser). */
 	newId: () => string;
 	base?: string;
+	/** What the server accepts in one append (`limits` of GET /api/class/key); a 413 teaches it too. */
+	limits?: { maxBodyBytes?: number; maxEventsPerRequest?: number };
 }
 
 const ledgerIdKey = 'class-witness:ledger-id';
@@ -43,6 +46,9 @@ const maxEventsPerRequest = 500;
 const maxBytesPerRequest = 1_000_000;
 const firstRetryMs = 1000;
 const lastRetryMs = 60_000;
+/** A storage quota is lifted by the instructor, not by time: ask again after ten minutes. */
+const quotaRetryMs = 600_000;
+const quotaErrors = new Set(['learner_storage_full', 'class_storage_full', 'learner_ledger_quota']);
 
 /**
  * Sends each batch of new ledger events to the class server and stores its signed receipt as a
@@ -61,11 +67,16 @@ export class LedgerWitness {
 	#cancelRetry: (() => void) | null = null;
 	#disposed = false;
 	#lastReceiptAt: string | null = null;
+	/** The largest body the server takes (advertised, or learned from its 413s). */
+	#maxBodyBytes: number;
+	/** After a quota refusal: nothing is sent (commits included) until the long retry. */
+	#held = false;
 	/** The last receipt read, once the ledger holds its whole history (never before). */
 	readonly #historyRead: Promise<void>;
 
 	constructor(options: LedgerWitnessOptions) {
 		this.#options = options;
+		this.#maxBodyBytes = options.limits?.maxBodyBytes ?? Number.POSITIVE_INFINITY;
 		this.#stop = options.ledger.subscribe(() => void this.sync());
 		this.#historyRead = options.ledger.whenHistoryLoaded().then(() => {
 			// A history that could not be read is not witnessed either (nothing is appended to it).
@@ -123,7 +134,7 @@ export class LedgerWitness {
 	async #syncOnce(): Promise<void> {
 		const { ledger } = this.#options;
 		// A reader tab cannot store receipts: the writer tab witnesses.
-		if (!ledger.writable) return;
+		if (!ledger.writable || this.#held) return;
 		await this.#historyRead;
 		if (!ledger.writable) return;
 		const witnessedSeq = this.#lastReceipt()?.receipt.seq ?? 0;
@@ -137,9 +148,35 @@ export class LedgerWitness {
 		this.#options.onStatus({ kind: 'sending' });
 		let receiptDraft: LedgerEventDraft | null = null;
 		for (let start = 0; start < pending.length;) {
-			const batch = takeBatch(pending, start);
+			const { batch, bytes } = takeBatch(
+				pending,
+				start,
+				Math.min(maxBytesPerRequest, this.#maxBodyBytes),
+				Math.min(maxEventsPerRequest, this.#options.limits?.maxEventsPerRequest ?? Infinity),
+				undefined
+			);
 			start += batch.length;
+			if (bytes > this.#maxBodyBytes) {
+				// One event larger than the server takes in a request: it can never be sent.
+				this.#behind(oversizeEvent(batch[0], bytes, this.#maxBodyBytes), pending[0]?.timestamp);
+				return;
+			}
 			const outcome = await this.#send(ledgerId, batch);
+			if (outcome.kind === 'too-large' && batch.length > 1) {
+				// The server (or a proxy before it) takes less than this: smaller batches, at once.
+				const limit = outcome.maxBodyBytes ?? bytes;
+				this.#maxBodyBytes = Math.min(
+					this.#maxBodyBytes,
+					limit < bytes ? limit : Math.floor(bytes / 2)
+				);
+				this.#again = true;
+				return;
+			}
+			if (outcome.kind === 'too-large') {
+				this.#maxBodyBytes = Math.min(this.#maxBodyBytes, outcome.maxBodyBytes ?? bytes - 1);
+				this.#behind(oversizeEvent(batch[0], bytes, this.#maxBodyBytes), pending[0]?.timestamp);
+				return;
+			}
 			if (outcome.kind !== 'receipt') {
 				this.#behind(outcome, pending[0]?.timestamp);
 				return;
@@ -173,7 +210,8 @@ export class LedgerWitness {
 				receipt: Extract<LedgerEventDraft, { type: 'witness-receipt' }>['receipt'];
 				signature: string;
 		  }
-		| { kind: 'offline' | 'refused' | 'unauthorized'; message: string }
+		| { kind: 'offline' | 'refused' | 'unauthorized' | 'full'; message: string }
+		| { kind: 'too-large'; maxBodyBytes: number | undefined }
 	> {
 		let response: Response;
 		try {
@@ -195,6 +233,8 @@ export class LedgerWitness {
 			receipt?: { ledger: string; seq: number; head_hash: string; received_at: string };
 			signature?: string;
 			error?: string;
+			message?: string;
+			max_body_bytes?: unknown;
 		} | null;
 		const last = events.at(-1);
 		if (response.ok && body?.receipt && typeof body.signature === 'string') {
@@ -211,16 +251,24 @@ export class LedgerWitness {
 				message: 'the class server receipted something else than what was sent'
 			};
 		}
-		const message = body?.error ?? `the class server answered ${response.status}`;
+		const message = body?.message ?? body?.error ?? `the class server answered ${response.status}`;
 		if (response.status === 401 || response.status === 403)
 			return { kind: 'unauthorized', message };
-		if (response.status === 409 || response.status === 422 || response.status === 413)
-			return { kind: 'refused', message };
+		if (response.status === 507 || quotaErrors.has(body?.error ?? ''))
+			return { kind: 'full', message };
+		if (response.status === 413) {
+			const limit = body?.max_body_bytes;
+			return {
+				kind: 'too-large',
+				maxBodyBytes: typeof limit === 'number' && limit > 0 ? limit : undefined
+			};
+		}
+		if (response.status === 409 || response.status === 422) return { kind: 'refused', message };
 		return { kind: 'offline', message };
 	}
 
 	#behind(
-		outcome: { kind: 'offline' | 'refused' | 'unauthorized'; message: string },
+		outcome: { kind: 'offline' | 'refused' | 'unauthorized' | 'full'; message: string },
 		firstPendingAt: string | undefined
 	): void {
 		const since = this.#lastReceiptAt ?? firstPendingAt ?? new Date().toISOString();
@@ -230,6 +278,17 @@ export class LedgerWitness {
 			reason: outcome.kind,
 			message: outcome.message
 		});
+		if (outcome.kind === 'full' && !this.#disposed) {
+			// Only the instructor lifts a quota: one try every ten minutes, commits send nothing.
+			this.#held = true;
+			this.#cancelRetry?.();
+			this.#cancelRetry = this.#options.schedule(() => {
+				this.#cancelRetry = null;
+				this.#held = false;
+				void this.sync();
+			}, quotaRetryMs);
+			return;
+		}
 		// Offline (or rate limited, or a 5xx) heals by itself: retry with backoff. A refusal or a
 		// foreign token does not: the next commit tries again, and the grader sees the refusal.
 		if (outcome.kind !== 'offline' || this.#disposed) return;
@@ -243,15 +302,63 @@ export class LedgerWitness {
 	}
 }
 
-function takeBatch(events: readonly LedgerEvent[], start: number): LedgerEvent[] {
+/**
+ * The next request's events from `start`: at most `maxEvents`, and a body (`{"events":[…]}`
+ * with the scenario, in UTF-8 bytes as the server counts them) of at most `maxBytes` unless
+ * its one event alone is larger. `bytes` is the body's size.
+ */
+function takeBatch(
+	events: readonly LedgerEvent[],
+	start: number,
+	maxBytes: number,
+	maxEvents: number,
+	scenario: string | undefined
+): { batch: LedgerEvent[]; bytes: number } {
 	const batch: LedgerEvent[] = [];
-	let bytes = 0;
-	for (let index = start; index < events.length && batch.length < maxEventsPerRequest; index++) {
+	// {"events":[…]} and ,"scenario":"…" around the events, and a comma between two.
+	let bytes =
+		utf8Length(JSON.stringify({ events: [] })) +
+		(scenario ? utf8Length(JSON.stringify({ scenario })) - 1 : 0);
+	for (let index = start; index < events.length && batch.length < maxEvents; index++) {
 		const event = events[index] as LedgerEvent;
-		const size = JSON.stringify(event).length;
-		if (batch.length > 0 && bytes + size > maxBytesPerRequest) break;
+		const size = utf8Length(JSON.stringify(event)) + (batch.length > 0 ? 1 : 0);
+		if (batch.length > 0 && bytes + size > maxBytes) break;
 		batch.push(event);
 		bytes += size;
 	}
-	return batch;
+	return { batch, bytes };
+}
+
+/** UTF-8 bytes of a string without encoding it (a lone surrogate counts as U+FFFD, 3 bytes). */
+function utf8Length(text: string): number {
+	let bytes = 0;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code < 0x80) bytes += 1;
+		else if (code < 0x800) bytes += 2;
+		else if (code >= 0xd800 && code < 0xdc00 && index + 1 < text.length) {
+			const next = text.charCodeAt(index + 1);
+			if (next >= 0xdc00 && next < 0xe000) {
+				bytes += 4;
+				index++;
+			} else bytes += 3;
+		} else bytes += 3;
+	}
+	return bytes;
+}
+
+/** The sentence for an event the server can never take in one request. */
+function oversizeEvent(
+	event: LedgerEvent | undefined,
+	bytes: number,
+	maxBodyBytes: number
+): { kind: 'refused'; message: string } {
+	const size = (value: number) =>
+		value >= 1024 * 1024
+			? `${(value / (1024 * 1024)).toFixed(1)} MiB`
+			: `${Math.ceil(value / 1024)} KiB`;
+	return {
+		kind: 'refused',
+		message: `Ledger event ${event?.seq ?? '?'} is ${size(bytes)}, more than the class server accepts in one request (${size(maxBodyBytes)}), so it and the events after it cannot be witnessed: ask your instructor to raise THREADLINE_CLASS_MAX_BODY_BYTES.`
+	};
 }

@@ -162,6 +162,21 @@ describe('threadline import tutorialkit', () => {
 		expect(missing.err).toContain('does not exist');
 	});
 
+	it('refuses a tree of too many folders (even empty ones), naming where it stopped', async () => {
+		await write(lesson, join(work, 'tutorial'));
+		for (let index = 0; index < 5_001; index++)
+			await mkdir(join(work, 'tutorial/empty', String(index)), { recursive: true });
+		const refused = await cli(
+			'import',
+			'tutorialkit',
+			join(work, 'tutorial'),
+			'--out',
+			join(work, 'scenario')
+		);
+		expect(refused.code).toBe(2);
+		expect(refused.err).toMatch(/holds more than 5000 folders; refusing at empty\/\d+/);
+	}, 60_000);
+
 	it('refuses a file over the size limit by name, before reading it', async () => {
 		await write(lesson, join(work, 'tutorial'));
 		const big = join(

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { importLimits } from '../../hooks/importers/imported-scenario.js';
 import { UsageError } from './usage-error.js';
 
+const maximumFolders = 5_000;
+
 /** Folders no importer reads: installed packages, build output, version control. */
 const skippedFolders = new Set(['node_modules', '.git', 'dist', '.astro']);
 
@@ -20,6 +22,7 @@ export async function readImportFolder(folder: string): Promise<Map<string, Uint
 	if (!info.isDirectory()) throw new UsageError(`${folder} is not a folder`);
 	const files = new Map<string, Uint8Array>();
 	let total = 0;
+	let folders = 0;
 	const walk = async (current: string, relative: string): Promise<void> => {
 		const children = await readdir(current, { withFileTypes: true });
 		children.sort((left, right) => left.name.localeCompare(right.name));
@@ -31,7 +34,13 @@ export async function readImportFolder(folder: string): Promise<Map<string, Uint
 					`${name} is a symbolic link; importers do not follow links (replace it with the file)`
 				);
 			if (child.isDirectory()) {
-				if (!skippedFolders.has(child.name)) await walk(path, name);
+				if (skippedFolders.has(child.name)) continue;
+				// Empty folders cost a read each: a tree of nothing but folders is refused too.
+				if (++folders > maximumFolders)
+					throw new UsageError(
+						`${folder} holds more than ${maximumFolders} folders; refusing at ${name}`
+					);
+				await walk(path, name);
 				continue;
 			}
 			if (!child.isFile())

@@ -78,6 +78,19 @@ describe('DSSE', () => {
 			expect(decodeDsseBase64(bad), bad).toBeNull();
 	});
 
+	it('checks at most maximumSignatures signatures', async () => {
+		const envelope = await signEnvelope('t', new Uint8Array([1]), signer);
+		let checked = 0;
+		const counting = () => (checked++, false);
+		const many = {
+			...envelope,
+			signatures: Array.from({ length: 10_000 }, () => envelope.signatures[0])
+		};
+		const result = verifyEnvelope(many, counting);
+		expect(result.ok === false && result.problem).toContain('at most 16 are checked');
+		expect(checked).toBe(0);
+	});
+
 	it('refuses envelopes with missing or mistyped fields, naming what is wrong', () => {
 		for (const value of [
 			null,

@@ -35,6 +35,9 @@ export type DsseVerify = (
 
 const encoder = new TextEncoder();
 
+/** Each signature costs a verification: a hostile envelope must not make us run a million. */
+export const maximumSignatures = 16;
+
 /** PAE(type, body) = "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body; LEN in bytes, ASCII decimal. */
 export function preAuthEncoding(payloadType: string, payload: Uint8Array): Uint8Array {
 	const type = encoder.encode(payloadType);
@@ -93,6 +96,11 @@ export function verifyEnvelope(value: unknown, verify: DsseVerify): EnvelopeChec
 	if (payload === null) return { ok: false, problem: 'the payload is not base64' };
 	if (!Array.isArray(envelope.signatures) || envelope.signatures.length === 0)
 		return { ok: false, problem: 'the envelope has no signatures' };
+	if (envelope.signatures.length > maximumSignatures)
+		return {
+			ok: false,
+			problem: `the envelope has ${envelope.signatures.length} signatures; at most ${maximumSignatures} are checked`
+		};
 	const message = preAuthEncoding(envelope.payloadType, payload);
 	let validSignatures = 0;
 	for (const entry of envelope.signatures as unknown[]) {

@@ -58,7 +58,9 @@ export default defineConfig({
 			'minimatch',
 			'diff',
 			'acorn',
-			'@sveltejs/acorn-typescript'
+			'@sveltejs/acorn-typescript',
+			// The approval diff's contrast check (approval-diff.browser.spec.ts).
+			'axe-core'
 		]
 	},
 	worker: { format: 'es' },

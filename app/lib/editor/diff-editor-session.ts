@@ -1,10 +1,11 @@
 /**
- * One read-only side-by-side diff mounted in DiffEditor.svelte, for reviewing a proposed change
+ * One read-only diff (side by side; inline for a new or deleted file) mounted in DiffEditor.svelte, for reviewing a proposed change
  * before approving it. Its two models are its own (scheme `threadline-diff`, one folder per diff),
  * so they never touch the editable model of the same file and are disposed with the diff.
  */
 
 import type * as Monaco from 'monaco-editor';
+import { diffLayout, hiddenUnchangedRegions } from './diff-view-options.js';
 import { languageForPath } from './language-for-path.js';
 import type { MonacoModule } from './monaco-instance.js';
 import { diffModelPath, diffModelScheme } from './model-uri.js';
@@ -41,9 +42,10 @@ export class DiffEditorSession {
 			theme: monacoThemeFor(currentColorScheme()),
 			readOnly: true,
 			originalEditable: false,
-			renderSideBySide: true,
+			...diffLayout(content),
 			// A narrow modal falls back to the inline view rather than two unreadable columns.
 			useInlineViewWhenSpaceIsLimited: true,
+			hideUnchangedRegions: { ...hiddenUnchangedRegions },
 			// A reviewer must see every change the agent makes, whitespace included.
 			ignoreTrimWhitespace: false,
 			renderOverviewRuler: true,
@@ -59,9 +61,11 @@ export class DiffEditorSession {
 
 	show({ path, original, modified }: DiffContent): void {
 		if (this.disposed) return;
+		this.diffEditor.updateOptions(diffLayout({ original, modified }));
 		if (this.models && this.models.path === path) {
-			setIfChanged(this.models.original, original ?? '');
-			setIfChanged(this.models.modified, modified ?? '');
+			const originalChanged = setIfChanged(this.models.original, original ?? '');
+			const modifiedChanged = setIfChanged(this.models.modified, modified ?? '');
+			if (originalChanged || modifiedChanged) this.diffEditor.revealFirstDiff();
 			return;
 		}
 		const previous = this.models;
@@ -71,6 +75,8 @@ export class DiffEditorSession {
 			modified: this.createModel('modified', path, modified ?? '')
 		};
 		this.diffEditor.setModel({ original: this.models.original, modified: this.models.modified });
+		// The change under review, not line 1: Monaco waits for the diff, then scrolls to it.
+		this.diffEditor.revealFirstDiff();
 		previous?.original.dispose();
 		previous?.modified.dispose();
 	}
@@ -103,6 +109,8 @@ export class DiffEditorSession {
 	}
 }
 
-function setIfChanged(model: Monaco.editor.ITextModel, text: string): void {
-	if (model.getValue() !== text) model.setValue(text);
+function setIfChanged(model: Monaco.editor.ITextModel, text: string): boolean {
+	if (model.getValue() === text) return false;
+	model.setValue(text);
+	return true;
 }

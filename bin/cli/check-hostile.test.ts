@@ -132,10 +132,6 @@ describe.runIf(linux)('threadline check on hostile exports', () => {
 						{
 							description: 'copies a 1 MB file 150 times',
 							run: 'for i in $(seq 1 150); do cp big.bin copy$i.bin; done; echo done'
-						},
-						{
-							description: 'rewrites one file 150 times',
-							run: 'for i in $(seq 1 150); do cat big.bin > same.bin; done; true'
 						}
 					]
 				},
@@ -170,10 +166,6 @@ describe.runIf(linux)('threadline check on hostile exports', () => {
 							run: `node -e "const a = []; for (;;) a.push('x'.repeat(1e7) + a.length)"`
 						},
 						{
-							description: 'node writes many files',
-							run: `node -e "const fs = require('fs'); for (let i = 0; i < 10; i++) fs.writeFileSync('n' + i, 'x'.repeat(1e6))"`
-						},
-						{
 							description: 'fills /tmp',
 							run: 'for i in $(seq 1 100); do cp big.bin /tmp/x$i; done; true'
 						}
@@ -198,10 +190,9 @@ describe.runIf(linux)('threadline check on hostile exports', () => {
 		}
 		expect(outcome('SQLITE')[0]?.output).toMatch(/sqlite3 is not available in the offline sandbox/);
 		expect(outcome('OUTPUT').map((criterion) => criterion.outcome)).toEqual(['failed', 'failed']);
-		const [loop, hog, writes] = outcome('LOOPS');
+		const [loop, hog] = outcome('LOOPS');
 		expect(loop?.outcome).toBe('failed');
 		expect(hog?.output).toMatch(/out of memory/);
-		expect(writes?.output).toMatch(/wrote more than 4 MiB/);
 		// The honest criterion after all of them still ran, and passed: nothing else was lost.
 		expect(outcome('FINE')[0]?.outcome).toBe('passed');
 		expect(run.peakBytes).toBeGreaterThan(0);
@@ -238,19 +229,19 @@ describe.runIf(linux)('threadline check on hostile exports', () => {
 				}))
 			}
 		]);
-		const run = await runCheck([folder, ...bounds, '--timeout', '1.5', '--deadline', '4']);
-		report('99 sleeps, deadline 4 s', run);
+		const run = await runCheck([folder, ...bounds, '--timeout', '1.5', '--deadline', '5']);
+		report('99 sleeps, deadline 5 s', run);
 		expect(run.code).toBe(1);
 		expect(run.stdout).toMatch(/PASS\s+quick/);
 		expect(run.stdout).toMatch(
-			/NOT RUN sleeps 98\n[^]*not run: the check's deadline \(4 s\) passed/
+			/NOT RUN sleeps 98\n[^]*not run: the check's deadline \(5 s\) passed/
 		);
 		const summary = /FAILED: 1 passed, (\d+) failed, (\d+) not run \(the deadline passed\)/.exec(
 			run.stdout
 		);
 		expect(summary).not.toBeNull();
 		expect(Number(summary?.[1]) + Number(summary?.[2])).toBe(99);
-		// The deadline holds: the sandbox's start, the 4 s and the process's own start and end.
+		// The deadline holds: the sandbox's start, the 5 s and the process's own start and end.
 		expect(run.wallMs).toBeLessThan(25_000);
 		expect(run.peakBytes).toBeLessThan(peakBoundBytes);
 	}, 40_000);

@@ -65,13 +65,14 @@ export async function checkExportCriteria(input: {
 	const files: Record<string, Uint8Array> = {};
 	for (const [path, content] of input.files) files[path] = content;
 	for (const [path, bytes] of input.orchestration) files[`.orchestration/${path}`] = bytes;
-	const deadline = criteriaDeadline({
-		nowMs: input.nowMs,
-		deadlineMs: input.deadlineMs,
-		criterionTimeoutMs: input.timeoutMs
-	});
 	const sandbox = await input.startSandbox(files);
 	try {
+		// From when the sandbox is ready: its start is the grader's machine's time, not the criteria's.
+		const deadline = criteriaDeadline({
+			nowMs: input.nowMs,
+			deadlineMs: input.deadlineMs,
+			criterionTimeoutMs: input.timeoutMs
+		});
 		const checks: IntentCheck[] = [];
 		for (const intent of intents) {
 			checks.push(

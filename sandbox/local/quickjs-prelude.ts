@@ -200,11 +200,23 @@ export const quickJsPrelude = String.raw`
 	function addTimer(callback, delay, args, repeat) {
 		if (typeof callback !== 'function') throw new TypeError('The "callback" argument must be of type function');
 		var wait = Math.max(1, Number(delay) || 0);
-		var timer = { id: nextTimerId++, at: clock + wait, order: sequence++, callback: callback, args: args, repeat: repeat ? wait : 0 };
+		var timer = { id: nextTimerId++, at: clock + wait, order: sequence++, callback: callback, args: args, repeat: repeat ? wait : 0, delay: wait };
 		timers.push(timer);
-		return timer.id;
+		return new Timeout(timer);
 	}
-	function removeTimer(id) {
+	// Node's Timeout: ref/unref/hasRef/refresh, and a number when used as one (clearTimeout(+t)).
+	function Timeout(timer) {
+		this._timer = timer;
+		this._ref = true;
+	}
+	Timeout.prototype.ref = function () { this._ref = true; return this; };
+	Timeout.prototype.unref = function () { this._ref = false; return this; };
+	Timeout.prototype.hasRef = function () { return this._ref; };
+	Timeout.prototype.refresh = function () { this._timer.at = clock + Math.max(1, this._timer.repeat || this._timer.delay); return this; };
+	Timeout.prototype.close = function () { removeTimer(this); return this; };
+	Timeout.prototype[Symbol.toPrimitive] = function () { return this._timer.id; };
+	function removeTimer(handle) {
+		var id = handle instanceof Timeout ? handle._timer.id : Number(handle);
 		timers = timers.filter(function (timer) {
 			return timer.id !== id;
 		});

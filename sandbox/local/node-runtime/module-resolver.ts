@@ -12,38 +12,41 @@ export const builtinModuleNames = [
 	'assert',
 	'assert/strict',
 	'buffer',
+	'child_process',
 	'crypto',
 	'events',
 	'fs',
 	'fs/promises',
+	'http',
+	'https',
+	'module',
+	'net',
 	'path',
 	'path/posix',
 	'process',
+	'querystring',
+	'stream',
+	'stream/promises',
+	'string_decoder',
 	'test',
 	'timers',
 	'timers/promises',
 	'url',
 	'util',
+	'util/types',
 	'os'
 ] as const;
 
 /** Node built-ins that exist in Node but not here: named in the error, not mistaken for npm. */
-const knownNodeModules = new Set([
-	'child_process',
+export const unavailableNodeModules: readonly string[] = [
 	'cluster',
 	'dgram',
 	'dns',
-	'http',
 	'http2',
-	'https',
 	'inspector',
-	'module',
-	'net',
 	'perf_hooks',
 	'readline',
 	'repl',
-	'stream',
-	'string_decoder',
 	'tls',
 	'tty',
 	'v8',
@@ -52,9 +55,9 @@ const knownNodeModules = new Set([
 	'zlib',
 	'async_hooks',
 	'diagnostics_channel',
-	'querystring',
 	'sqlite'
-]);
+];
+const knownNodeModules = new Set(unavailableNodeModules);
 
 export type ModuleFormat = 'module' | 'commonjs' | 'json';
 
@@ -86,7 +89,7 @@ export class ModuleResolver {
 				kind: 'error',
 				code: 'ERR_UNKNOWN_BUILTIN_MODULE',
 				message: knownNodeModules.has(name.split('/')[0] ?? '')
-					? `node:${name} is not available in the offline runtime (it has fs, path, url, assert, test, crypto, events, util, timers and process); use the WebContainer sandbox for the rest of Node`
+					? `node:${name} is not available in the offline runtime (see node --help for the modules it has); use the WebContainer sandbox for the rest of Node`
 					: `No such built-in module: ${specifier}`
 			};
 		}
@@ -94,7 +97,7 @@ export class ModuleResolver {
 			return {
 				kind: 'error',
 				code: 'ERR_UNKNOWN_BUILTIN_MODULE',
-				message: `'${specifier}' is not available in the offline runtime (it has fs, path, url, assert, test, crypto, events, util, timers and process); use the WebContainer sandbox for the rest of Node`
+				message: `'${specifier}' is not available in the offline runtime (see node --help for the modules it has); use the WebContainer sandbox for the rest of Node`
 			};
 		}
 		const fromFolder = parentOf(fromFile);

@@ -11,11 +11,17 @@ import {
 	type QuickJsScriptResult
 } from '../quickjs-script.js';
 import { bytesToLatin1, fromHex, hmacSha256, latin1ToBytes, sha256, toHex } from './host-crypto.js';
-import { ModuleResolver, type ModuleFormat } from './module-resolver.js';
+import { builtinModuleNames, ModuleResolver, type ModuleFormat } from './module-resolver.js';
 import { assertPrelude } from './assert-prelude.js';
+import { bufferPrelude } from './buffer-prelude.js';
 import { errorsPrelude } from './errors-prelude.js';
 import { eventsPrelude } from './events-prelude.js';
+import { offlineModulesPrelude } from './offline-modules-prelude.js';
+import { querystringPrelude } from './querystring-prelude.js';
 import { nodeRuntimePrelude } from './runtime-prelude.js';
+import { streamPrelude } from './stream-prelude.js';
+import { stringDecoderPrelude } from './string-decoder-prelude.js';
+import { utilPrelude } from './util-prelude.js';
 import { testMockPrelude } from './test-mock-prelude.js';
 import { testRunnerPrelude } from './test-runner-prelude.js';
 import { loadTranspiler, needsTranspiler, transpile, TranspileError } from './transpile.js';
@@ -156,6 +162,12 @@ const nodePreludes: readonly (readonly [string, string])[] = [
 	[errorsPrelude, 'threadline:errors.js'],
 	[eventsPrelude, 'threadline:events.js'],
 	[nodeRuntimePrelude, 'threadline:node-runtime.js'],
+	[bufferPrelude, 'threadline:buffer.js'],
+	[utilPrelude, 'threadline:util.js'],
+	[stringDecoderPrelude, 'threadline:string-decoder.js'],
+	[streamPrelude, 'threadline:stream.js'],
+	[querystringPrelude, 'threadline:querystring.js'],
+	[offlineModulesPrelude, 'threadline:offline-modules.js'],
 	[assertPrelude, 'threadline:assert.js'],
 	[testMockPrelude, 'threadline:test-mock.js'],
 	[testRunnerPrelude, 'threadline:node-test.js']
@@ -223,6 +235,7 @@ class NodeHost {
 				context.newString(
 					toHex(hmacSha256(fromHex(context.getString(key)), fromHex(context.getString(data))))
 				),
+			builtinNames: () => context.newString(JSON.stringify(builtinModuleNames)),
 			random: (size) => {
 				const bytes = new Uint8Array(Math.max(0, Math.min(65536, context.getNumber(size))));
 				crypto.getRandomValues(bytes);

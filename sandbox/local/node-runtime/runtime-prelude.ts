@@ -107,10 +107,26 @@ export const nodeRuntimePrelude = String.raw`
 	TextEncoder.prototype.encode = function (text) { return utf8Encode(text === undefined ? '' : text); };
 	function TextDecoder(label) {
 		var name = String(label || 'utf-8').toLowerCase();
-		if (name !== 'utf-8' && name !== 'utf8') throw new RangeError('The "' + label + '" encoding is not supported');
-		this.encoding = 'utf-8';
+		var known = { 'utf-8': 'utf-8', utf8: 'utf-8', 'unicode-1-1-utf-8': 'utf-8', 'utf-16le': 'utf-16le', 'utf-16': 'utf-16le', latin1: 'windows-1252', 'iso-8859-1': 'windows-1252', 'windows-1252': 'windows-1252', ascii: 'windows-1252', 'us-ascii': 'windows-1252' };
+		if (!known[name]) { var unsupported = new RangeError('The "' + label + '" encoding is not supported'); unsupported.code = 'ERR_ENCODING_NOT_SUPPORTED'; throw unsupported; }
+		this.encoding = known[name];
+		this.fatal = !!(arguments[1] && arguments[1].fatal);
+		this.ignoreBOM = !!(arguments[1] && arguments[1].ignoreBOM);
 	}
-	TextDecoder.prototype.decode = function (input) { return input === undefined ? '' : utf8Decode(asBytes(input, 'input')); };
+	TextDecoder.prototype.decode = function (input) {
+		if (input === undefined) return '';
+		var bytes = asBytes(input, 'input');
+		if (this.encoding === 'utf-16le') return decodeBytes(bytes, 'utf16le');
+		if (this.encoding === 'windows-1252') return toLatin1(bytes);
+		var text = utf8Decode(bytes);
+		if (this.fatal && text.indexOf('\ufffd') !== -1 && !/\xef\xbf\xbd/.test(toLatin1(bytes))) {
+			var invalid = new TypeError('The encoded data was not valid for encoding utf-8');
+			invalid.code = 'ERR_ENCODING_INVALID_ENCODED_DATA';
+			throw invalid;
+		}
+		if (!this.ignoreBOM && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+		return text;
+	};
 	globalThis.TextEncoder = TextEncoder;
 	globalThis.TextDecoder = TextDecoder;
 
@@ -181,6 +197,11 @@ export const nodeRuntimePrelude = String.raw`
 			}
 			case 'base64': case 'base64url': return base64Decode(text, false);
 			case 'latin1': case 'binary': case 'ascii': return fromLatin1(text);
+			case 'utf16le': case 'utf-16le': case 'ucs2': case 'ucs-2': {
+				var wide = new Uint8Array(text.length * 2);
+				for (var w = 0; w < text.length; w++) { var unit = text.charCodeAt(w); wide[w * 2] = unit & 255; wide[w * 2 + 1] = unit >> 8; }
+				return wide;
+			}
 			default: throw codeError(TypeError, 'ERR_UNKNOWN_ENCODING', 'Unknown encoding: ' + encoding);
 		}
 	}
@@ -192,6 +213,15 @@ export const nodeRuntimePrelude = String.raw`
 			case 'base64url': return base64Encode(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 			case 'latin1': case 'binary': return toLatin1(bytes);
 			case 'ascii': return toLatin1(Uint8Array.from(bytes, function (byte) { return byte & 127; }));
+			case 'utf16le': case 'utf-16le': case 'ucs2': case 'ucs-2': {
+				var units = [];
+				var text = '';
+				for (var u = 0; u + 1 < bytes.length; u += 2) {
+					units.push(bytes[u] | (bytes[u + 1] << 8));
+					if (units.length > 8000) { text += String.fromCharCode.apply(null, units); units = []; }
+				}
+				return text + String.fromCharCode.apply(null, units);
+			}
 			default: throw codeError(TypeError, 'ERR_UNKNOWN_ENCODING', 'Unknown encoding: ' + encoding);
 		}
 	}
@@ -206,7 +236,7 @@ export const nodeRuntimePrelude = String.raw`
 	Buffer.alloc = function (size, fill) { var b = makeBuffer(new Uint8Array(size)); if (fill !== undefined) b.fill(typeof fill === 'string' ? fill.charCodeAt(0) : fill); return b; };
 	Buffer.allocUnsafe = Buffer.alloc;
 	Buffer.isBuffer = function (value) { return value instanceof Buffer; };
-	Buffer.isEncoding = function (name) { return /^(utf-?8|hex|base64(url)?|latin1|binary|ascii)$/i.test(String(name)); };
+	Buffer.isEncoding = function (name) { return typeof name === 'string' && /^(utf-?8|hex|base64(url)?|latin1|binary|ascii|utf-?16le|ucs-?2)$/i.test(name); };
 	Buffer.byteLength = function (value, encoding) { return typeof value === 'string' ? encodeString(value, encoding).length : asBytes(value).byteLength; };
 	Buffer.concat = function (list, total) {
 		var size = 0;
@@ -232,6 +262,8 @@ export const nodeRuntimePrelude = String.raw`
 	Buffer.prototype.writeUInt32BE = function (value, offset) { new DataView(this.buffer, this.byteOffset).setUint32(offset || 0, value); return (offset || 0) + 4; };
 	Buffer.prototype.toLocaleString = Buffer.prototype.toString;
 	globalThis.Buffer = Buffer;
+	// For buffer-prelude.ts, which adds the rest of Buffer's methods.
+	globalThis.__threadlineBytes = { encodeString: encodeString, decodeBytes: decodeBytes, makeBuffer: makeBuffer, asBytes: asBytes, toHex: toHex, fromHex: fromHex };
 
 	// ---- crypto ----
 	function randomBytes(size) { return fromHex(host.random(size)); }
@@ -339,7 +371,27 @@ export const nodeRuntimePrelude = String.raw`
 	var nodeCrypto = {
 		createHash: function (kind) { return new Hash(kind); },
 		createHmac: function (kind, key) { return new Hash(kind, typeof key === 'string' ? utf8Encode(key) : asBytes(key)); },
-		randomBytes: function (size) { return makeBuffer(randomBytes(size)); },
+		randomBytes: function (size, callback) {
+			if (typeof size !== 'number' || size < 0 || size > 2147483647 || size !== size) throw codeError(RangeError, 'ERR_OUT_OF_RANGE', 'The value of "size" is out of range. It must be >= 0 && <= 2147483647. Received ' + size);
+			var out = new Uint8Array(size);
+			for (var offset = 0; offset < size; offset += 65536) out.set(randomBytes(Math.min(65536, size - offset)), offset);
+			var buffer = makeBuffer(out);
+			if (typeof callback === 'function') { setImmediate(function () { callback(null, buffer); }); return undefined; }
+			return buffer;
+		},
+		randomFillSync: function (target, offset, size) {
+			var view = asBytes(target);
+			offset = offset || 0;
+			size = size === undefined ? view.length - offset : size;
+			view.set(nodeCrypto.randomBytes(size), offset);
+			return target;
+		},
+		randomFill: function (target, offset, size, callback) {
+			var args = Array.prototype.slice.call(arguments);
+			var done = args.pop();
+			nodeCrypto.randomFillSync.apply(undefined, args);
+			setImmediate(function () { done(null, target); });
+		},
 		randomUUID: cryptoObject.randomUUID,
 		randomInt: function (min, max) { if (max === undefined) { max = min; min = 0; } var b = randomBytes(4); return min + Math.floor((((b[0] << 24) >>> 0) + (b[1] << 16) + (b[2] << 8) + b[3]) / 4294967296 * (max - min)); },
 		getRandomValues: cryptoObject.getRandomValues,
@@ -836,7 +888,7 @@ export const nodeRuntimePrelude = String.raw`
 	// ---- modules ----
 	var builtins = {
 		path: path, 'path/posix': path, url: url, fs: fs, 'fs/promises': fsPromises, events: EventEmitter,
-		util: util, os: os, crypto: nodeCrypto, buffer: { Buffer: Buffer }, process: process,
+		util: util, os: os, crypto: nodeCrypto, process: process,
 		timers: timers, 'timers/promises': timersPromises
 	};
 	var lateBuiltins = {};
@@ -905,6 +957,25 @@ export const nodeRuntimePrelude = String.raw`
 		module.loaded = true;
 		return module;
 	}
+	// ---- module ----
+	var builtinNames = JSON.parse(host.builtinNames());
+	lateBuiltins.module = function () {
+		function createRequire(from) {
+			var file = from instanceof URL || /^file:/.test(String(from)) ? fileURLToPath(from) : String(from);
+			if (!path.isAbsolute(file)) throw codeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The argument 'filename' must be a file URL object, file URL string, or absolute path string. Received " + inspectValue(from));
+			return makeRequire(file);
+		}
+		Module.createRequire = createRequire;
+		Module.builtinModules = builtinNames.slice();
+		Module.isBuiltin = function (name) { name = String(name); return builtinNames.indexOf(name.indexOf('node:') === 0 ? name.slice(5) : name) !== -1; };
+		Module.Module = Module;
+		Module._cache = moduleCache;
+		Module._extensions = { '.js': function () {}, '.json': function () {}, '.node': function () {} };
+		Module.register = function () { throw codeError(Error, 'ERR_NOT_SUPPORTED', 'module.register is not available in the offline runtime'); };
+		Module.syncBuiltinESMExports = function () {};
+		Module.findSourceMap = function () { return undefined; };
+		return Module;
+	};
 	globalThis.__threadlineRequireModule = function (filename) { return loadCommonJs(filename).exports; };
 	globalThis.__threadlineRunMain = function (filename) { loadCommonJs(filename, true); };
 	globalThis.__threadlineBuiltinExports = function () {

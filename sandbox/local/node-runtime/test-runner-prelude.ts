@@ -231,6 +231,11 @@ export const testRunnerPrelude = String.raw`
 		this._assertions += 1;
 		var self = this;
 		var run = this._pending.then(function () {
+			// t.before hooks run once, before the first subtest.
+			if (self._beforeRan) return undefined;
+			self._beforeRan = true;
+			return runSequence(self._node.hooks.before, self);
+		}).then(function () {
 			self._number += 1;
 			return runNode(child, self._depth + 1, self._number);
 		});
@@ -294,6 +299,11 @@ export const testRunnerPrelude = String.raw`
 			if (isExit(error)) throw error;
 			failure = error;
 			if (error && error.failureType) failureType = error.failureType;
+		}).then(function () {
+			// A planned test may still be counting: code that ran right after its end (a
+			// callback after done(), a tick) is counted, as by Node, which checks a turn later.
+			if (failure || context._plan === undefined || context._assertions === context._plan) return undefined;
+			return new Promise(function (resolve) { realSetTimeout(resolve, 0); });
 		}).then(function () {
 			var index = active.indexOf(entry);
 			if (index !== -1) active.splice(index, 1);

@@ -1,0 +1,18 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CorpusResults } from './corpus-report.js';
+
+/** The committed results of the last corpus run, and the documents rendered from them. Node-only. */
+
+const resultsPath = fileURLToPath(new URL('./corpus-results.json', import.meta.url));
+
+export const corpusDocumentFiles = ['sandbox/CONTEXT.md', 'README.md'] as const;
+
+export function readCorpusResults(): CorpusResults {
+	return JSON.parse(readFileSync(resultsPath, 'utf8')) as CorpusResults;
+}
+
+export function writeCorpusResults(results: CorpusResults): void {
+	writeFileSync(join(resultsPath), `${JSON.stringify(results, null, '\t')}\n`);
+}

@@ -151,7 +151,17 @@ export async function replayCommand(
 		const session = state.session(sessionId);
 		session.modelId = script.sessions?.[sessionId]?.model ?? script.model;
 		session.name = script.sessions?.[sessionId]?.name ?? sessionId;
+		// The script speaks too (issue 31): the learner's `user` lines and the model's `say` lines
+		// are conversation entries, as are each call as sent and its result as received.
+		if ('user' in step) {
+			await pipeline.recordConversation([{ sessionId, role: 'user', text: step.user }]);
+			output.err(`[${sessionId}] learner: ${step.user}`);
+			return 0;
+		}
 		if ('say' in step) {
+			await pipeline.recordConversation([
+				{ sessionId, role: 'assistant', text: step.say, model: session.modelId }
+			]);
 			output.err(`[${sessionId}] ${step.say}`);
 			return 0;
 		}
@@ -164,12 +174,30 @@ export async function replayCommand(
 			output.err(`[human] edited ${step.human_edit.path}`);
 			return 0;
 		}
+		const toolCallId = `step-${number}-${randomIds.uuid().slice(0, 8)}`;
+		await pipeline.recordConversation([
+			{
+				sessionId,
+				role: 'assistant',
+				toolCall: { id: toolCallId, name: step.call, input: step.input },
+				model: session.modelId
+			}
+		]);
 		const outcome = await pipeline.run({
 			sessionId,
-			toolCallId: `step-${number}-${randomIds.uuid().slice(0, 8)}`,
+			toolCallId,
 			tool: step.call,
 			input: step.input
 		});
+		await pipeline.recordConversation([
+			{
+				sessionId,
+				role: 'tool',
+				toolResult: outcome.ok
+					? { id: toolCallId, ok: true, output: outcome.output }
+					: { id: toolCallId, ok: false, error: outcome.error }
+			}
+		]);
 		output.out(
 			JSON.stringify(
 				outcome.ok

@@ -168,6 +168,7 @@ export async function verifyCommand(
 			`  .orchestration: ${orchestration.checked.length} file(s) checked; ${orchestration.problems.length === 0 ? 'all as the ledger says' : `${orchestration.problems.length} problem(s)`}`
 		);
 		for (const problem of orchestration.problems.slice(0, 10)) output.out(`    ${problem}`);
+		for (const note of orchestration.notes ?? []) output.out(`    note: ${note}`);
 	}
 	if (report.classMismatches.length) {
 		output.out(

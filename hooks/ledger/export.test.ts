@@ -27,7 +27,7 @@ const intents: Intent[] = [
 ];
 
 describe('exportOrchestration', () => {
-	it('writes the five files', async () => {
+	it('writes the six files', async () => {
 		const { events } = await buildMixedLedger();
 		const files = exportOrchestration({
 			events,
@@ -38,11 +38,14 @@ describe('exportOrchestration', () => {
 		expect([...files.keys()]).toEqual([
 			'agent_trace.jsonl',
 			'audit.jsonl',
+			'conversation.jsonl',
 			'intent_map.md',
 			'AGENT.md',
 			'active_intents.yaml'
 		]);
 		expect(files.get('active_intents.yaml')).toBe(intentsYaml);
+		// No conversation in this ledger: the file is there, empty (an older export has none).
+		expect(files.get('conversation.jsonl')).toBe('');
 		// The fixture's snapshot records the starting texts (none), so AGENT.md is recomputed from
 		// the ledger's lessons rather than copied from what the caller gave.
 		expect(files.get('AGENT.md')).toContain(

@@ -1,6 +1,11 @@
 import { parseIntents } from '../intents/parse-intents.js';
 import { renderAgentNotes } from './agent-notes.js';
 import { canonicalJson } from './canonical-json.js';
+import {
+	conversationEntryCount,
+	conversationFileName,
+	conversationLines
+} from './conversation-export.js';
 import { renderIntentMap } from './intent-map.js';
 import type { LedgerEvent } from './ledger-event.js';
 import type { Intent } from '../intents/intent.js';
@@ -23,7 +28,8 @@ export const derivedOrchestrationFiles = [
 	'agent_trace.jsonl',
 	'audit.jsonl',
 	'intent_map.md',
-	'AGENT.md'
+	'AGENT.md',
+	conversationFileName
 ] as const;
 
 /**
@@ -48,7 +54,15 @@ export function orchestrationContents(
 	for (const event of events) if (event.type === 'mutation-record') traceRecords++;
 	const contents = new Map<string, OrchestrationContent>([
 		['agent_trace.jsonl', { kind: 'lines', lines: () => traceLines(events), count: traceRecords }],
-		['audit.jsonl', { kind: 'lines', lines: () => auditLines(events), count: events.length }]
+		['audit.jsonl', { kind: 'lines', lines: () => auditLines(events), count: events.length }],
+		[
+			conversationFileName,
+			{
+				kind: 'lines',
+				lines: () => conversationLines(events),
+				count: conversationEntryCount(events)
+			}
+		]
 	]);
 	for (const [name, text] of notesOf(input)) contents.set(name, { kind: 'text', text });
 	return contents;

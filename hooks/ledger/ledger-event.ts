@@ -128,6 +128,12 @@ export type LedgerEventBody =
 			class_ledger?: ClassLedgerBirth;
 	  })
 	/**
+	 * One entry of the conversation (issue 31): what the learner said, what the model said, a tool
+	 * call as the model sent it and its result as the model received it. Built only by
+	 * `conversation-entry.ts` (secrets redacted, bodies over the size limit cut and named by hash).
+	 */
+	| (EventBase & ConversationEntryFields & { type: 'conversation-entry' })
+	/**
 	 * The class server's signed receipt for this ledger's head at `receipt.seq` (issue 13): Ed25519
 	 * over the canonical JSON of `receipt`, checked by `threadline verify --witness-key`.
 	 */
@@ -148,6 +154,39 @@ export type LedgerEventBody =
 	  });
 
 export type LedgerEventType = LedgerEventBody['type'];
+
+/** Who spoke: the learner (`user`), the model (`assistant`), or a tool's result (`tool`). */
+export type ConversationRole = 'user' | 'assistant' | 'tool';
+
+/** A body cut to the size limit: its full size in UTF-8 bytes and the hash of the whole. */
+export interface ConversationCut {
+	bytes: number;
+	sha256: string;
+}
+
+/** The fields of a `conversation-entry` event (see hooks/ledger/conversation-entry.ts). */
+export interface ConversationEntryFields {
+	role: ConversationRole;
+	/** When it was said (RFC 3339). */
+	at: string;
+	/** The learner's or the model's text (user and assistant). */
+	text?: string;
+	/** A tool call as the model sent it (assistant). */
+	tool_call?: { id: string; name: string; input: unknown };
+	/** A tool's result as the model received it (tool): `output` when ok, `error` otherwise. */
+	tool_result?: { id: string; ok: boolean; output?: unknown; error?: unknown };
+	/** `provider/model` of the turn. */
+	model?: string;
+	/** Token usage, when the provider reports it. */
+	usage?: { input_tokens?: number; output_tokens?: number; total_tokens?: number };
+	/** Bodies over the limit: what was cut (the stored value is its start). */
+	cut?: {
+		text?: ConversationCut;
+		input?: ConversationCut;
+		output?: ConversationCut;
+		error?: ConversationCut;
+	};
+}
 
 /** What the class server signs when it issues a ledger (`POST /api/class/ledgers`). */
 export interface ClassLedgerCertificate {

@@ -1,5 +1,10 @@
 import { contentHash } from '../hashing/sha256.js';
 import { renderAgentNotes } from './agent-notes.js';
+import {
+	conversationFileName,
+	conversationLines,
+	isConversationEvent
+} from './conversation-export.js';
 import { derivedOrchestrationFiles, intentsOf, startingOrchestrationTexts } from './export.js';
 import { renderIntentMap } from './intent-map.js';
 import { jsonlLayout } from './jsonl-layout.js';
@@ -10,10 +15,16 @@ export interface OrchestrationCheck {
 	checked: string[];
 	/** One sentence per problem, each starting with the file's name. */
 	problems: string[];
+	/** What is worth saying but is no failure (an export from an older Threadline). */
+	notes?: string[];
 }
 
 const orchestrationPrefix = '.orchestration/';
-const requiredFiles = ['active_intents.yaml', ...derivedOrchestrationFiles] as const;
+/** Required in every export; `conversation.jsonl` only when the ledger holds a conversation. */
+const requiredFiles = [
+	'active_intents.yaml',
+	...derivedOrchestrationFiles.filter((name) => name !== conversationFileName)
+] as const;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
 
@@ -31,7 +42,8 @@ export async function verifyOrchestrationFiles(
 	events: readonly unknown[],
 	orchestration: ReadonlyMap<string, Uint8Array>
 ): Promise<OrchestrationCheck> {
-	const check: OrchestrationCheck = { checked: [], problems: [] };
+	const notes: string[] = [];
+	const check: OrchestrationCheck = { checked: [], problems: [], notes };
 	const problem = (message: string): void => {
 		check.problems.push(message);
 	};
@@ -52,6 +64,10 @@ export async function verifyOrchestrationFiles(
 					`${name}: has blank lines (an export holds one line per entry, with at most one final line break)`
 				);
 			}
+		} else if (name === conversationFileName) {
+			// Recomputed from the audit chain: an entry edited, dropped, added or moved differs.
+			const expected = safely(() => conversationText(events));
+			compareDerived(name, withoutCarriageReturns(bytes), expected, problem);
 		} else if (name === 'intent_map.md') {
 			const expected = safely(() =>
 				renderIntentMap(events as LedgerEvent[], intentsOf(intentsText ?? undefined))
@@ -83,6 +99,17 @@ export async function verifyOrchestrationFiles(
 	for (const name of requiredFiles) {
 		if (!orchestration.has(name)) problem(`${name}: missing from the export`);
 	}
+	if (!orchestration.has(conversationFileName)) {
+		const entries = events.filter(isConversationEvent).length;
+		if (entries > 0)
+			problem(
+				`${conversationFileName}: missing from the export, but the ledger holds ${entries} conversation entr${entries === 1 ? 'y' : 'ies'}`
+			);
+		else
+			notes.push(
+				`${conversationFileName}: not in this export and no conversation in its ledger (an export from a Threadline older than conversation records)`
+			);
+	}
 	for (const [name, version] of [...versions].sort(([left], [right]) => compareText(left, right))) {
 		if (
 			version.hash !== null &&
@@ -93,6 +120,19 @@ export async function verifyOrchestrationFiles(
 		}
 	}
 	return check;
+}
+
+function conversationText(events: readonly unknown[]): string {
+	let text = '';
+	for (const line of conversationLines(events as LedgerEvent[])) text += line + '\n';
+	return text;
+}
+
+/** A checkout on Windows writes CRLF: the same lines. */
+function withoutCarriageReturns(bytes: Uint8Array): Uint8Array {
+	if (!bytes.includes(13)) return bytes;
+	const text = decodeOrNull(bytes);
+	return text === null ? bytes : encoder.encode(text.replaceAll('\r\n', '\n'));
 }
 
 interface Version {

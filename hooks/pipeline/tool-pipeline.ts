@@ -1,7 +1,9 @@
+import type { ConversationEntryInput } from '../ledger/conversation-entry.js';
 import type { ClassLedgerBirth, LedgerEvent } from '../ledger/ledger-event.js';
 import type { ChangeProposal, FileChange } from '../tools/sandbox-ports.js';
 import { runAgentCall } from './agent-call.js';
 import { CachedFileHashes } from './cached-file-hashes.js';
+import { recordConversation } from './conversation-records.js';
 import type { GovernanceState } from './governance-state.js';
 import type { HookRegistry } from './hook-registry.js';
 import { Mutex } from './mutex.js';
@@ -68,6 +70,16 @@ export class ToolPipeline {
 	/** The agent's call (agent-call.ts). Never rejects: failures are `hook_failed` ToolErrors. */
 	run(call: ToolCall, runOptions: { signal?: AbortSignal } = {}): Promise<ToolOutcome> {
 		return runAgentCall(this.parts, call, runOptions);
+	}
+
+	/**
+	 * Conversation entries (conversation-records.ts): the learner's messages, the model's texts and
+	 * tool calls, the tool results it received. Secrets are redacted and large bodies cut there.
+	 */
+	recordConversation(
+		entries: readonly (Omit<ConversationEntryInput, 'at'> & { at?: string })[]
+	): Promise<LedgerEvent[]> {
+		return recordConversation(this.parts, entries);
 	}
 
 	/** A person saved a file in the editor (person-changes.ts). */

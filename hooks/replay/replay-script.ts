@@ -20,6 +20,8 @@ const approvalSchema = z.union([
 ]);
 
 const sayStep = z.strictObject({ say: z.string(), session: z.string().min(1).optional() });
+/** The learner's message (recorded as a `user` conversation entry); `say` is the model's text. */
+const userStep = z.strictObject({ user: z.string(), session: z.string().min(1).optional() });
 const callStep = z.strictObject({
 	call: z.string().min(1),
 	input: z.record(z.string(), z.unknown()).default({}),
@@ -43,7 +45,7 @@ export const replayScriptSchema = z.strictObject({
 			z.strictObject({ name: z.string().optional(), model: z.string().optional() })
 		)
 		.optional(),
-	steps: z.array(z.union([callStep, humanEditStep, sayStep])).min(1)
+	steps: z.array(z.union([callStep, humanEditStep, sayStep, userStep])).min(1)
 });
 
 export type ReplayScript = z.infer<typeof replayScriptSchema>;
@@ -96,7 +98,7 @@ type Issue = z.core.$ZodIssue;
 
 /**
  * "Invalid input" on a whole step says nothing: a step that names its kind (`call`, `human_edit`,
- * `say`) is checked against that kind alone, so the message names the field that is wrong.
+ * `say`, `user`) is checked against that kind alone, so the message names the field that is wrong.
  */
 function precise(data: unknown): (issue: Issue) => Issue[] {
 	return (issue) => {
@@ -113,7 +115,9 @@ function precise(data: unknown): (issue: Issue) => Issue[] {
 					? humanEditStep
 					: 'say' in step
 						? sayStep
-						: null;
+						: 'user' in step
+							? userStep
+							: null;
 		const result = schema?.safeParse(step);
 		if (!result || result.success) return [issue];
 		return result.error.issues.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));

@@ -2,7 +2,11 @@ import { Chat } from '@ai-sdk/svelte';
 import { lastAssistantMessageIsCompleteWithToolCalls, type LanguageModel } from 'ai';
 import type { ToolPipeline } from '../../../hooks/pipeline/tool-pipeline.js';
 import { createAgentChatTransport } from '../agent/agent-chat-transport.js';
-import { agentTools, type AgentUIMessage } from '../agent/agent-tools.js';
+import {
+	agentTools,
+	type AgentMessageMetadata,
+	type AgentUIMessage
+} from '../agent/agent-tools.js';
 import { describeProviderError } from '../agent/describe-provider-error.js';
 import { redactSecrets, type ProviderSettings } from '../agent/provider-settings.js';
 
@@ -38,6 +42,9 @@ export class AgentChat {
 	#error = $state<string | null>(null);
 	/** Tool calls the pipeline is working on (waiting for the human included). */
 	pendingTools = $state(0);
+	/** Parts of assistant messages already in the ledger (`message id:index`). */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+	private readonly recordedParts = new Set<string>();
 	private cancelled = false;
 	private steps = 0;
 	private abort = new AbortController();
@@ -46,6 +53,9 @@ export class AgentChat {
 		this.id = options.id;
 		this.name = options.name;
 		this.#error = options.error ?? null;
+		// Messages restored after a reload were recorded when they were said.
+		for (const message of options.messages ?? [])
+			message.parts.forEach((_, index) => this.recordedParts.add(`${message.id}:${index}`));
 		this.chat = new Chat<AgentUIMessage>({
 			id: options.id,
 			messages: options.messages,
@@ -57,7 +67,7 @@ export class AgentChat {
 			}),
 			onToolCall: ({ toolCall }) => {
 				if (toolCall.dynamic) return;
-				void this.runTool(toolCall.toolName, toolCall.toolCallId, toolCall.input);
+				void this.runTool(toolCall.toolName, toolCall.toolCallId, toolCall.input, true);
 			},
 			sendAutomaticallyWhen: ({ messages }) =>
 				!this.cancelled &&
@@ -67,7 +77,11 @@ export class AgentChat {
 				const settings = options.settings();
 				this.error = redactSecrets(describeProviderError(error, settings).message, settings);
 			},
-			onFinish: () => options.onMessagesChange?.(this.chat.messages)
+			onFinish: ({ message }) => {
+				// What the model said after its last tool call (or without one), with the turn's usage.
+				void this.recordAssistant(null, message.metadata?.usage ?? null);
+				options.onMessagesChange?.(this.chat.messages);
+			}
 		});
 	}
 
@@ -98,6 +112,7 @@ export class AgentChat {
 		this.steps = 0;
 		this.error = null;
 		this.abort = new AbortController();
+		await this.record([{ sessionId: this.id, role: 'user', text: trimmed }]);
 		await this.chat.sendMessage({ text: trimmed });
 	}
 
@@ -112,7 +127,7 @@ export class AgentChat {
 
 	/** A call the page was asked to run before a reload (waiting for an approval): ask again. */
 	resumeTool(tool: string, toolCallId: string, input: unknown): void {
-		void this.runTool(tool, toolCallId, input);
+		void this.runTool(tool, toolCallId, input, false);
 	}
 
 	/** Stop really stops: the stream ends, pending approvals are refused, nothing is resubmitted. */
@@ -124,10 +139,70 @@ export class AgentChat {
 		this.options.onMessagesChange?.(this.chat.messages);
 	}
 
-	private async runTool(tool: string, toolCallId: string, input: unknown): Promise<void> {
+	/**
+	 * The conversation into the ledger (issue 31): a failure to record is shown, never thrown,
+	 * so the chat goes on (the pipeline refuses the next call itself if the ledger is broken).
+	 */
+	private async record(entries: Parameters<ToolPipeline['recordConversation']>[0]): Promise<void> {
+		if (entries.length === 0) return;
+		try {
+			const apiKey = this.options.settings().apiKey;
+			await this.options.pipeline.recordConversation(
+				entries.map((entry) => ({
+					...entry,
+					model: entry.role === 'user' ? null : this.options.modelId(),
+					knownSecrets: apiKey ? [apiKey] : []
+				}))
+			);
+		} catch (error) {
+			this.error = `The conversation could not be recorded: ${error instanceof Error ? error.message : String(error)}`;
+		}
+	}
+
+	/**
+	 * The last assistant message's parts not recorded yet, in order: its texts and tool calls up to
+	 * the call `upTo` (all of them when null). A text is complete once a later part begins.
+	 */
+	private async recordAssistant(
+		upTo: string | null,
+		usage: AgentMessageMetadata['usage'] | null = null
+	): Promise<void> {
+		const message = this.chat.messages.findLast((candidate) => candidate.role === 'assistant');
+		if (!message) return;
+		const entries: Parameters<ToolPipeline['recordConversation']>[0][number][] = [];
+		for (const [index, part] of message.parts.entries()) {
+			const key = `${message.id}:${index}`;
+			const callId = 'toolCallId' in part ? String(part.toolCallId) : null;
+			if (!this.recordedParts.has(key)) {
+				if (part.type === 'text' && part.text.trim() !== '') {
+					entries.push({ sessionId: this.id, role: 'assistant', text: part.text });
+				} else if (callId !== null && part.type.startsWith('tool-') && 'input' in part) {
+					entries.push({
+						sessionId: this.id,
+						role: 'assistant',
+						toolCall: { id: callId, name: part.type.slice('tool-'.length), input: part.input }
+					});
+				}
+				this.recordedParts.add(key);
+			}
+			if (upTo !== null && callId === upTo) break;
+		}
+		const last = entries.at(-1);
+		if (last && usage) last.usage = usage;
+		await this.record(entries);
+	}
+
+	private async runTool(
+		tool: string,
+		toolCallId: string,
+		input: unknown,
+		fresh: boolean
+	): Promise<void> {
 		this.steps++;
 		this.pendingTools++;
 		try {
+			// What the model said before this call, and the call as it sent it.
+			if (fresh) await this.recordAssistant(toolCallId);
 			const session = this.options.pipeline.state.session(this.id);
 			session.name = this.name;
 			session.modelId = this.options.modelId();
@@ -135,6 +210,15 @@ export class AgentChat {
 				{ sessionId: this.id, toolCallId, tool, input },
 				{ signal: this.abort.signal }
 			);
+			await this.record([
+				{
+					sessionId: this.id,
+					role: 'tool',
+					toolResult: outcome.ok
+						? { id: toolCallId, ok: true, output: outcome.output }
+						: { id: toolCallId, ok: false, error: outcome.error }
+				}
+			]);
 			const typedTool = tool as never;
 			if (outcome.ok) {
 				await this.chat.addToolOutput({

@@ -60,6 +60,8 @@ export const agentTools: AgentTools = buildAgentTools();
 export interface AgentMessageMetadata {
 	/** `provider/model`, e.g. `openai/gpt-5.4-mini` or `demo/scripted`. */
 	modelId?: string;
+	/** The turn's token usage, when the provider reports it (recorded with the conversation). */
+	usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
 }
 
 /** A chat message of the agent, with typed tool parts (`tool-write_to_file`, …). */

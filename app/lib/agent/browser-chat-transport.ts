@@ -109,7 +109,7 @@ export class BrowserChatTransport<
 			stream: result.stream,
 			tools,
 			originalMessages: messages,
-			messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
+			messageMetadata: ({ part }) => metadataOf(part, metadata),
 			onError: plainError
 		});
 	}
@@ -118,4 +118,18 @@ export class BrowserChatTransport<
 	async reconnectToStream(): Promise<ReadableStream<UIMessageChunk> | null> {
 		return null;
 	}
+}
+
+/** The model at the start of a message; its token usage (when reported) at the finish. */
+function metadataOf(
+	part: {
+		type: string;
+		totalUsage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+	},
+	metadata: AgentMessageMetadata
+): AgentMessageMetadata | undefined {
+	if (part.type === 'start') return metadata;
+	if (part.type !== 'finish' || !part.totalUsage) return undefined;
+	const { inputTokens, outputTokens, totalTokens } = part.totalUsage;
+	return { ...metadata, usage: { inputTokens, outputTokens, totalTokens } };
 }

@@ -200,7 +200,7 @@ export async function handleChatRequest(
 			stream: result.stream,
 			tools: agentTools,
 			originalMessages: uiMessages,
-			messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
+			messageMetadata: ({ part }) => metadataOf(part, metadata),
 			onError: plainError
 		})
 	});
@@ -227,4 +227,18 @@ function errorResponse(status: number, message: string, extra: object = {}): Res
 		status,
 		headers: { 'content-type': 'application/json; charset=utf-8' }
 	});
+}
+
+/** The model at the start of a message; its token usage (when reported) at the finish. */
+function metadataOf(
+	part: {
+		type: string;
+		totalUsage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+	},
+	metadata: AgentMessageMetadata
+): AgentMessageMetadata | undefined {
+	if (part.type === 'start') return metadata;
+	if (part.type !== 'finish' || !part.totalUsage) return undefined;
+	const { inputTokens, outputTokens, totalTokens } = part.totalUsage;
+	return { ...metadata, usage: { inputTokens, outputTokens, totalTokens } };
 }

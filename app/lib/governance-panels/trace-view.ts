@@ -29,7 +29,8 @@ export const ledgerEventTypeLabels: Record<LedgerEventType, string> = {
 	'governance-file-write': 'Governance file written',
 	'hook-policy-load': 'Hook policy loaded',
 	'workspace-snapshot': 'Workspace snapshot',
-	'witness-receipt': 'Witnessed by the class server'
+	'witness-receipt': 'Witnessed by the class server',
+	'conversation-entry': 'Conversation'
 };
 
 export const ledgerEventTypes = Object.keys(ledgerEventTypeLabels) as LedgerEventType[];

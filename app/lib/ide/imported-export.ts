@@ -6,7 +6,11 @@ import { normalizeWorkspacePath } from '../../../hooks/paths/normalize-path.js';
 import { readWorkspaceZip } from './workspace-zip.js';
 
 /** Files of `.orchestration/` that an export derives from the ledger: not workspace files. */
-const derivedOrchestrationFiles = new Set(['audit.jsonl', 'agent_trace.jsonl']);
+const derivedOrchestrationFiles = new Set([
+	'audit.jsonl',
+	'agent_trace.jsonl',
+	'conversation.jsonl'
+]);
 
 export type ReadImport =
 	| { kind: 'plain'; files: Record<string, Uint8Array>; skipped: string[] }

@@ -85,6 +85,7 @@ describe('orchestrationZipEntries', () => {
 				'.orchestration/agent_trace.jsonl',
 				'.orchestration/audit.jsonl',
 				'.orchestration/brief.md',
+				'.orchestration/conversation.jsonl',
 				'.orchestration/intent_map.md'
 			]
 		);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { canonicalJsonPair } from '../hooks/ledger/canonical-json.js';
 import { bytesInWords, type ClassConfig } from './class-config.js';
 import { RateLimiter } from './rate-limiter.js';
-import { ClassStore, type StoredEvent } from './storage/class-store.js';
+import { ClassStore, type AppendOutcome, type StoredEvent } from './storage/class-store.js';
 import { openEmbeddedDatabase } from './storage/embedded-database.js';
 import { migrate } from './storage/migrations.js';
 import { openPostgresDatabase } from './storage/postgres-database.js';
@@ -213,21 +213,30 @@ export class ClassService {
 				`at most ${this.config.limits.maxEventsPerBatch} events per request; send the rest in another`
 			);
 		}
+		const scenario = scenarioName((body as { scenario?: unknown }).scenario);
+		if (scenario instanceof Error) return problem(400, scenario.message);
 		const checked = checkEventRun(events);
 		if (typeof checked === 'string') return problem(422, checked);
 		const receivedAt = this.now().toISOString();
-		const outcome = await this.store.appendEvents(ledgerId, learner.id, checked, receivedAt);
-		if (!outcome.ok && outcome.reason === 'quota') return quotaRefusal(outcome);
-		if (!outcome.ok && outcome.reason === 'foreign') {
-			return problem(403, 'this ledger belongs to another learner');
-		}
-		if (!outcome.ok) {
-			return problem(409, `refused: ${outcome.message}`, {
-				head: { seq: outcome.storedSeq, head_hash: outcome.storedHash }
-			});
-		}
+		const outcome = await this.store.appendEvents(
+			ledgerId,
+			learner.id,
+			checked,
+			receivedAt,
+			scenario
+		);
+		if (!outcome.ok) return refusedAppend(outcome);
 		const signed: SignedReceipt = signReceipt(
-			{ ledger: ledgerId, seq: outcome.seq, head_hash: outcome.headHash, received_at: receivedAt },
+			{
+				ledger: ledgerId,
+				learner: learner.id,
+				learner_name: learner.name,
+				...(outcome.genesis ? { genesis_hash: outcome.genesis } : {}),
+				...(outcome.scenario ? { scenario: outcome.scenario } : {}),
+				seq: outcome.seq,
+				head_hash: outcome.headHash,
+				received_at: receivedAt
+			},
 			this.signingKey.privateKey
 		);
 		return answer(200, signed);
@@ -270,6 +279,10 @@ export class ClassService {
 			...ledger,
 			events: lines.map((line) => JSON.parse(line) as unknown),
 			refused: await this.store.forks(ledgerId),
+			// Histories sent into this ledger that another held, and this ledger's history sent elsewhere.
+			copies: await this.store.copies(ledgerId),
+			// Every ledger of the learner, abandoned ones included, so a grader sees them all.
+			learner_ledgers: await this.store.ledgersOfLearner(ledger.learner.id),
 			model_tool_calls: await this.store.toolCallsOfLearner(ledger.learner.id)
 		});
 	}
@@ -347,6 +360,38 @@ export class ClassService {
 	}
 }
 
+/** The HTTP answer to an append the store refused; each a sentence the IDE can show. */
+function refusedAppend(outcome: Exclude<AppendOutcome, { ok: true }>): ClassAnswer {
+	switch (outcome.reason) {
+		case 'foreign':
+			return problem(403, 'this ledger belongs to another learner');
+		case 'held':
+			// The learner's own history under the id its browser forgot: continue that ledger.
+			return problem(
+				409,
+				`your ledger ${outcome.ledger} already holds this history: continue it there`,
+				{ code: 'history_held', ledger: outcome.ledger }
+			);
+		case 'copy':
+			// Another learner's ledger is not named to this one (it is to the instructor).
+			return problem(
+				409,
+				outcome.kind === 'rewrite'
+					? outcome.sameLearner
+						? `refused: this history rewrites your ledger ${outcome.originalLedger} from seq ${outcome.fromSeq}, which the server witnessed as it was; the rewrite is recorded for your instructor`
+						: `refused: this history rewrites another learner's witnessed history from seq ${outcome.fromSeq}; recorded for your instructor`
+					: `refused: this history was first witnessed for ${outcome.sameLearner ? `your ledger ${outcome.originalLedger}` : 'another learner'}; the copy is recorded for your instructor`,
+				{ code: outcome.kind === 'rewrite' ? 'history_rewritten' : 'history_copied' }
+			);
+		case 'fork':
+			return problem(409, `refused: ${outcome.message}`, {
+				head: { seq: outcome.storedSeq, head_hash: outcome.storedHash }
+			});
+		case 'quota':
+			return quotaRefusal(outcome);
+	}
+}
+
 /** The store's quotas from the class settings. */
 function storageQuotas(config: ClassConfig): StorageQuotas {
 	const { learnerMaxBytes, learnerMaxLedgers, classMaxBytes } = config.limits;
@@ -398,6 +443,20 @@ function quotaRefusal(outcome: QuotaRefusal): ClassAnswer {
 
 /** Retry-After of a quota refusal: long, since only the instructor can lift it. */
 const quotaRetrySeconds = 600;
+
+const maxScenarioLength = 300;
+
+/** The scenario an append names (optional): printable text, at most 300 characters. */
+function scenarioName(value: unknown): string | null | Error {
+	if (value === undefined || value === null) return null;
+	if (typeof value !== 'string') return new Error('scenario is a string naming the exercise');
+	const name = value.normalize('NFC').trim();
+	if (!name) return null;
+	if (name.length > maxScenarioLength || hasControlCharacter(name)) {
+		return new Error(`scenario is 1 to ${maxScenarioLength} printable characters`);
+	}
+	return name;
+}
 
 /** Names are shown to the instructor: no control characters (newlines, escapes, NUL). */
 function hasControlCharacter(text: string): boolean {

@@ -7,12 +7,19 @@ export interface PendingAppend {
 	learnerId: string;
 	events: readonly StoredEvent[];
 	receivedAt: string;
+	/** The scenario the learner's IDE names at the ledger's first append (kept from then on). */
+	scenario?: string | null;
 }
 
 interface Head {
 	learnerId: string;
 	seq: number;
 	hash: string;
+	/** The hash of the ledger's seq 1 once it has one: the history this ledger is bound to. */
+	genesis: string | null;
+	scenario: string | null;
+	/** This batch binds the ledger (its first append): genesis and scenario are written with the head. */
+	binds: boolean;
 	/** Events this batch adds to the ledger, by seq (for a later append's overlap check). */
 	added: Map<number, string>;
 	mutations: number;
@@ -49,12 +56,14 @@ export async function appendBatchInTransaction(
 		learner_id: string;
 		head_seq: number;
 		head_hash: string;
+		genesis_hash: string | null;
+		scenario: string | null;
 	}>(
 		`INSERT INTO ledgers (id, learner_id, head_seq, head_hash)
 		SELECT id, learner_id, 0, $3 FROM unnest($1::text[], $2::text[]) AS t(id, learner_id)
 		ORDER BY id
 		ON CONFLICT (id) DO UPDATE SET id = ledgers.id
-		RETURNING id, learner_id, head_seq, head_hash`,
+		RETURNING id, learner_id, head_seq, head_hash, genesis_hash, scenario`,
 		[ids, ids.map((id) => owners.get(id)), genesisHash]
 	);
 	const heads = new Map<string, Head>();
@@ -63,6 +72,9 @@ export async function appendBatchInTransaction(
 			learnerId: row.learner_id,
 			seq: Number(row.head_seq),
 			hash: row.head_hash,
+			genesis: row.genesis_hash,
+			scenario: row.scenario,
+			binds: false,
 			added: new Map(),
 			mutations: 0,
 			blocked: 0,
@@ -71,12 +83,14 @@ export async function appendBatchInTransaction(
 		});
 	}
 
+	const holders = await historyHolders(transaction, appends, heads);
 	const inserts: { ledgerId: string; event: StoredEvent; receivedAt: string }[] = [];
 	const outcomes: AppendOutcome[] = [];
 	for (const append of appends) {
 		const head = heads.get(append.ledgerId);
 		if (!head) throw new Error(`ledger ${append.ledgerId} vanished inside its transaction`);
-		outcomes.push(await checkAppend(transaction, append, head, inserts));
+		const held = await checkHistoryHeld(transaction, append, head, holders);
+		outcomes.push(held ?? (await checkAppend(transaction, append, head, inserts)));
 	}
 
 	if (inserts.length > 0) {
@@ -94,11 +108,17 @@ export async function appendBatchInTransaction(
 	}
 	const moved = [...heads].filter(([, head]) => head.moved);
 	if (moved.length > 0) {
+		// A ledger's genesis and scenario are written once, by its first append (COALESCE keeps
+		// them); the unique index on genesis_hash refuses a second ledger of the same history even
+		// when another instance's batch claims it at the same moment (the batch fails, its appends
+		// are retried alone and then see the holder).
 		await transaction.query(
 			`UPDATE ledgers AS l SET head_seq = v.seq, head_hash = v.hash,
-				mutations = l.mutations + v.mutations, blocked = l.blocked + v.blocked, updated_at = v.at
-			FROM unnest($1::text[], $2::integer[], $3::text[], $4::integer[], $5::integer[], $6::timestamptz[])
-				AS v(id, seq, hash, mutations, blocked, at)
+				mutations = l.mutations + v.mutations, blocked = l.blocked + v.blocked, updated_at = v.at,
+				genesis_hash = COALESCE(l.genesis_hash, v.genesis), scenario = COALESCE(l.scenario, v.scenario)
+			FROM unnest($1::text[], $2::integer[], $3::text[], $4::integer[], $5::integer[], $6::timestamptz[],
+				$7::text[], $8::text[])
+				AS v(id, seq, hash, mutations, blocked, at, genesis, scenario)
 			WHERE l.id = v.id`,
 			[
 				moved.map(([id]) => id),
@@ -106,7 +126,9 @@ export async function appendBatchInTransaction(
 				moved.map(([, head]) => head.hash),
 				moved.map(([, head]) => head.mutations),
 				moved.map(([, head]) => head.blocked),
-				moved.map(([, head]) => head.receivedAt)
+				moved.map(([, head]) => head.receivedAt),
+				moved.map(([, head]) => (head.binds ? head.genesis : null)),
+				moved.map(([, head]) => (head.binds ? head.scenario : null))
 			]
 		);
 	}
@@ -124,7 +146,15 @@ async function checkAppend(
 	if (head.learnerId !== learnerId) return { ok: false, reason: 'foreign' };
 	const first = events[0];
 	const last = events.at(-1);
-	if (!first || !last) return { ok: true, seq: head.seq, headHash: head.hash, stored: 0 };
+	if (!first || !last)
+		return {
+			ok: true,
+			seq: head.seq,
+			headHash: head.hash,
+			stored: 0,
+			genesis: head.genesis,
+			scenario: head.scenario
+		};
 
 	const refuse = async (reason: string): Promise<AppendOutcome> => {
 		await transaction.query(
@@ -178,10 +208,107 @@ async function checkAppend(
 		if (event.type === 'tool-decision' && event.decision === 'deny') head.blocked++;
 	}
 	if (fresh.length > 0) {
+		if (head.seq === 0 && head.genesis === null && first.seq === 1) {
+			head.genesis = first.hash;
+			head.scenario = append.scenario ?? null;
+			head.binds = true;
+		}
 		head.seq = last.seq;
 		head.hash = last.hash;
 		head.receivedAt = receivedAt;
 		head.moved = true;
 	}
-	return { ok: true, seq: last.seq, headHash: last.hash, stored: fresh.length };
+	return {
+		ok: true,
+		seq: last.seq,
+		headHash: last.hash,
+		stored: fresh.length,
+		genesis: head.genesis,
+		scenario: head.scenario
+	};
+}
+
+interface HistoryHolder {
+	ledgerId: string;
+	learnerId: string;
+}
+
+/**
+ * The ledgers already bound to the first event of a history this batch would start: one query,
+ * and only when the batch holds a ledger's first append (rare beside ordinary appends).
+ */
+async function historyHolders(
+	transaction: SqlExecutor,
+	appends: readonly PendingAppend[],
+	heads: ReadonlyMap<string, Head>
+): Promise<Map<string, HistoryHolder>> {
+	const starts = new Set<string>();
+	for (const append of appends) {
+		const head = heads.get(append.ledgerId);
+		const first = append.events[0];
+		if (head && head.seq === 0 && head.genesis === null && first?.seq === 1) starts.add(first.hash);
+	}
+	const holders = new Map<string, HistoryHolder>();
+	if (starts.size === 0) return holders;
+	const rows = await transaction.query<{ id: string; learner_id: string; genesis_hash: string }>(
+		'SELECT id, learner_id, genesis_hash FROM ledgers WHERE genesis_hash = ANY($1::text[])',
+		[[...starts]]
+	);
+	for (const row of rows)
+		holders.set(row.genesis_hash, { ledgerId: row.id, learnerId: row.learner_id });
+	return holders;
+}
+
+/**
+ * A ledger's first append whose history (its seq 1) another ledger already holds: the same
+ * learner sending it again under a new id (its browser lost the id: answered with the id to
+ * continue), or a history moved into a fresh ledger — laundered after a rewrite, or another
+ * learner's — which is refused and recorded in `ledger_copies` for the instructor. Null when the
+ * append does not start a history someone holds.
+ */
+async function checkHistoryHeld(
+	transaction: SqlExecutor,
+	append: PendingAppend,
+	head: Head,
+	holders: ReadonlyMap<string, HistoryHolder>
+): Promise<AppendOutcome | null> {
+	const first = append.events[0];
+	if (head.learnerId !== append.learnerId || head.seq !== 0 || first?.seq !== 1) return null;
+	const holder = holders.get(first.hash);
+	if (!holder || holder.ledgerId === append.ledgerId) return null;
+	const stored = await transaction.query<{ seq: number; hash: string }>(
+		'SELECT seq, hash FROM ledger_events WHERE ledger_id = $1 AND seq <= $2 ORDER BY seq',
+		[holder.ledgerId, append.events.at(-1)?.seq ?? 1]
+	);
+	const storedHashes = new Map(stored.map((row) => [Number(row.seq), row.hash]));
+	const differs = append.events.find(
+		(event) => storedHashes.has(event.seq) && storedHashes.get(event.seq) !== event.hash
+	);
+	const sameLearner = holder.learnerId === append.learnerId;
+	if (sameLearner && !differs) {
+		return { ok: false, reason: 'held', ledger: holder.ledgerId };
+	}
+	const kind = differs ? 'rewrite' : 'copy';
+	const fromSeq = differs ? differs.seq : Math.min(append.events.at(-1)?.seq ?? 1, stored.length);
+	await transaction.query(
+		`INSERT INTO ledger_copies (ledger_id, learner_id, original_ledger_id, original_learner_id,
+			kind, from_seq, received_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		[
+			append.ledgerId,
+			append.learnerId,
+			holder.ledgerId,
+			holder.learnerId,
+			kind,
+			fromSeq,
+			append.receivedAt
+		]
+	);
+	return {
+		ok: false,
+		reason: 'copy',
+		kind,
+		fromSeq,
+		sameLearner,
+		originalLedger: holder.ledgerId
+	};
 }

@@ -27,8 +27,28 @@ export interface StoredEvent {
 export type AppendOutcome =
 	/** Storing it would pass a storage quota: nothing of it was stored (storage-quota.ts). */
 	| QuotaRefusal
-	| { ok: true; seq: number; headHash: string; stored: number }
+	| {
+			ok: true;
+			seq: number;
+			headHash: string;
+			stored: number;
+			/** The hash of the ledger's seq 1 (null for a ledger stored before ledgers were bound). */
+			genesis: string | null;
+			scenario: string | null;
+	  }
 	| { ok: false; reason: 'foreign' }
+	/** The same learner's ledger `ledger` already holds this history: continue that one. */
+	| { ok: false; reason: 'held'; ledger: string }
+	/** A history another ledger holds, sent again under a fresh id: refused, recorded in ledger_copies. */
+	| {
+			ok: false;
+			reason: 'copy';
+			kind: 'copy' | 'rewrite';
+			/** rewrite: the first seq that differs; copy: how far the offered events match. */
+			fromSeq: number;
+			sameLearner: boolean;
+			originalLedger: string;
+	  }
 	| {
 			ok: false;
 			reason: 'fork';
@@ -40,6 +60,17 @@ export type AppendOutcome =
 export interface LedgerSummary {
 	ledger: string;
 	learner: Learner;
+	/** What the learner's IDE named at the ledger's first append; null before that (or older ledgers). */
+	scenario: string | null;
+	/** The hash of seq 1: the history this ledger is bound to. */
+	genesis_hash: string | null;
+	/** Histories sent into this ledger that another ledger already held (refused, see `copies`). */
+	copies: number;
+	/**
+	 * A later ledger of the same learner for the same scenario exists: this one was left behind
+	 * (a reset, another browser, or a history made again).
+	 */
+	abandoned: boolean;
 	events: number;
 	head_seq: number;
 	head_hash: string;
@@ -60,6 +91,32 @@ export interface ForkRecord {
 	received_at: string;
 }
 
+/** A history sent into a fresh ledger that another ledger already held (refused). */
+export interface CopyRecord {
+	/** The ledger it was sent into, and by whom. */
+	ledger: string;
+	learner: Learner;
+	/** The ledger (and learner) that held it first. */
+	original_ledger: string;
+	original_learner: Learner;
+	/** `rewrite`: it differs from the held history from `from_seq`; `copy`: the same events. */
+	kind: 'copy' | 'rewrite';
+	from_seq: number;
+	received_at: string;
+}
+
+interface CopyRow {
+	ledger_id: string;
+	learner_id: string;
+	learner_name: string;
+	original_ledger_id: string;
+	original_learner_id: string;
+	original_learner_name: string;
+	kind: string;
+	from_seq: number;
+	received_at: Date | string;
+}
+
 export interface ToolCallDigest {
 	tool_call_id: string;
 	tool_name: string;
@@ -78,6 +135,10 @@ interface LedgerRow {
 	blocked: number;
 	forks: number | string;
 	model_tool_calls: number | string;
+	scenario: string | null;
+	genesis_hash: string | null;
+	copies: number | string;
+	abandoned: boolean;
 	created_at: Date | string;
 	updated_at: Date | string;
 }
@@ -87,7 +148,11 @@ const iso = (value: Date | string): string =>
 
 const ledgerSelect = `
 	SELECT l.id, l.learner_id, p.name AS learner_name, l.head_seq, l.head_hash, l.mutations,
-		l.blocked, l.created_at, l.updated_at,
+		l.blocked, l.created_at, l.updated_at, l.scenario, l.genesis_hash,
+		(SELECT count(*) FROM ledger_copies c WHERE c.ledger_id = l.id) AS copies,
+		EXISTS (SELECT 1 FROM ledgers n WHERE n.learner_id = l.learner_id
+			AND n.scenario IS NOT DISTINCT FROM l.scenario AND n.head_seq > 0
+			AND (n.created_at, n.id) > (l.created_at, l.id)) AS abandoned,
 		(SELECT count(*) FROM ledger_forks f WHERE f.ledger_id = l.id) AS forks,
 		(SELECT count(*) FROM model_tool_calls t WHERE t.learner_id = l.learner_id) AS model_tool_calls
 	FROM ledgers l JOIN learners p ON p.id = l.learner_id`;
@@ -96,6 +161,10 @@ function summary(row: LedgerRow): LedgerSummary {
 	return {
 		ledger: row.id,
 		learner: { id: row.learner_id, name: row.learner_name },
+		scenario: row.scenario,
+		genesis_hash: row.genesis_hash,
+		copies: Number(row.copies),
+		abandoned: Boolean(row.abandoned),
 		events: Number(row.head_seq),
 		head_seq: Number(row.head_seq),
 		head_hash: row.head_hash,
@@ -170,10 +239,19 @@ export class ClassStore {
 		ledgerId: string,
 		learnerId: string,
 		events: readonly StoredEvent[],
-		receivedAt: string
+		receivedAt: string,
+		scenario: string | null = null
 	): Promise<AppendOutcome> {
 		return new Promise<AppendOutcome>((resolve, reject) => {
-			this.#appendQueue.push({ ledgerId, learnerId, events, receivedAt, resolve, reject });
+			this.#appendQueue.push({
+				ledgerId,
+				learnerId,
+				events,
+				receivedAt,
+				scenario,
+				resolve,
+				reject
+			});
 			if (!this.#draining) void this.#drainAppends();
 		});
 	}
@@ -200,11 +278,10 @@ export class ClassStore {
 						appendBatchWithinQuotas(transaction, batch, this.quotas)
 					);
 					batch.forEach((append, index) => append.resolve(outcomes[index] as AppendOutcome));
-				} catch (error) {
-					if (batch.length === 1) {
-						batch[0]?.reject(error);
-						continue;
-					}
+				} catch {
+					// Each append alone, once: one bad append cannot fail the others, and a history
+					// another instance bound at the same moment (the unique genesis index) is then
+					// seen as held instead of failing the append.
 					for (const append of batch) {
 						await this.database
 							.transaction((transaction) =>
@@ -249,6 +326,37 @@ export class ClassStore {
 			[ledgerId]
 		);
 		return rows.map((row) => row.body);
+	}
+
+	/** Histories sent into `ledgerId` that another ledger held, and sent from this one elsewhere. */
+	async copies(ledgerId: string): Promise<CopyRecord[]> {
+		const rows = await this.database.query<CopyRow>(
+			`SELECT c.ledger_id, c.learner_id, p.name AS learner_name, c.original_ledger_id,
+				c.original_learner_id, o.name AS original_learner_name, c.kind, c.from_seq, c.received_at
+			FROM ledger_copies c
+			JOIN learners p ON p.id = c.learner_id
+			JOIN learners o ON o.id = c.original_learner_id
+			WHERE c.ledger_id = $1 OR c.original_ledger_id = $1 ORDER BY c.id`,
+			[ledgerId]
+		);
+		return rows.map((row) => ({
+			ledger: row.ledger_id,
+			learner: { id: row.learner_id, name: row.learner_name },
+			original_ledger: row.original_ledger_id,
+			original_learner: { id: row.original_learner_id, name: row.original_learner_name },
+			kind: row.kind === 'rewrite' ? 'rewrite' : 'copy',
+			from_seq: Number(row.from_seq),
+			received_at: iso(row.received_at)
+		}));
+	}
+
+	/** Every ledger of a learner (abandoned ones included), oldest first. */
+	async ledgersOfLearner(learnerId: string): Promise<LedgerSummary[]> {
+		const rows = await this.database.query<LedgerRow>(
+			`${ledgerSelect} WHERE l.learner_id = $1 ORDER BY l.created_at, l.id`,
+			[learnerId]
+		);
+		return rows.map(summary);
 	}
 
 	async forks(ledgerId: string): Promise<ForkRecord[]> {

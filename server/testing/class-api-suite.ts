@@ -120,9 +120,18 @@ export function classApiSuite(databaseUrl: () => string | null): void {
 		const first = await fixtureEvents(10);
 		const answer = await append(ledger, token, first);
 		expect(answer.status).toBe(200);
-		expect(answer.body.receipt).toMatchObject({ ledger, seq: 10, head_hash: first[9]?.hash });
+		expect(answer.body.receipt).toMatchObject({
+			ledger,
+			seq: 10,
+			head_hash: first[9]?.hash,
+			genesis_hash: first[0]?.hash,
+			learner_name: 'Grace'
+		});
 		expect(Object.keys(answer.body.receipt).sort()).toEqual([
+			'genesis_hash',
 			'head_hash',
+			'learner',
+			'learner_name',
 			'ledger',
 			'received_at',
 			'seq'
@@ -173,6 +182,84 @@ export function classApiSuite(databaseUrl: () => string | null): void {
 		expect(copy.body.events).toEqual(base);
 		// The honest continuation still goes on.
 		expect((await append(ledger, token, later)).status).toBe(200);
+	});
+
+	it('binds a ledger to its history and learner: laundering into a fresh ledger and another learner’s history are refused and shown to the instructor', async () => {
+		const alice = await join_('Alice');
+		const bob = await join_('Bob');
+		const witnessed = await fixtureEvents(8);
+		const answer = await call('/api/class/ledgers/ledger-alice-01/events', {
+			token: alice,
+			body: { events: witnessed, scenario: 'jwt-auth' }
+		});
+		expect(answer.status).toBe(200);
+		expect(answer.body.receipt).toMatchObject({ scenario: 'jwt-auth', learner_name: 'Alice' });
+		// Alice rewrites seq 5 on, re-chains, and sends it all under a fresh ledger id.
+		const rewritten = [
+			...witnessed.slice(0, 4),
+			...(await fixtureEvents(6, witnessed.slice(0, 4), { sessionId: 'laundered' }))
+		];
+		const laundered = await append('ledger-alice-02', alice, rewritten);
+		expect(laundered.status).toBe(409);
+		expect(laundered.body).toMatchObject({ code: 'history_rewritten' });
+		expect(laundered.body.error).toContain('seq 5');
+		// Bob sends Alice's whole history (first event included) into his own fresh ledger.
+		const copied = await append('ledger-bob-0001', bob, witnessed);
+		expect(copied.status).toBe(409);
+		expect(copied.body).toMatchObject({ code: 'history_copied' });
+		expect(copied.body.error).not.toContain('ledger-alice-01');
+		// Alice's browser lost its ledger id: it is told which ledger to continue.
+		const again = await append('ledger-alice-03', alice, witnessed.slice(0, 3));
+		expect(again.status).toBe(409);
+		expect(again.body).toMatchObject({ code: 'history_held', ledger: 'ledger-alice-01' });
+		// Nothing of the refused histories was stored; the instructor sees each attempt.
+		const original = await call('/api/class/ledgers/ledger-alice-01/events', {
+			token: instructorToken
+		});
+		expect(original.body.events).toEqual(witnessed);
+		expect(
+			original.body.copies.map((copy: Record<string, unknown>) => [
+				copy.ledger,
+				copy.kind,
+				copy.from_seq,
+				(copy.learner as { name: string }).name
+			])
+		).toEqual([
+			['ledger-alice-02', 'rewrite', 5, 'Alice'],
+			['ledger-bob-0001', 'copy', 8, 'Bob']
+		]);
+		const bobs = await call('/api/class/ledgers/ledger-bob-0001/events', {
+			token: instructorToken
+		});
+		expect(bobs.body.events).toEqual([]);
+		expect(bobs.body.copies[0]).toMatchObject({
+			original_ledger: 'ledger-alice-01',
+			original_learner: { name: 'Alice' }
+		});
+		// A history made again from scratch is a new ledger: the old one shows as abandoned.
+		const remade = await fixtureEvents(4);
+		const fresh = await call('/api/class/ledgers/ledger-alice-04/events', {
+			token: alice,
+			body: { events: remade, scenario: 'jwt-auth' }
+		});
+		expect(fresh.status).toBe(200);
+		const listing = await call('/api/class/ledgers', { token: instructorToken });
+		const mine = listing.body.ledgers.filter(
+			(entry: { learner: { name: string } }) => entry.learner.name === 'Alice'
+		);
+		expect(
+			mine.map((entry: Record<string, unknown>) => [
+				entry.ledger,
+				entry.scenario,
+				entry.abandoned,
+				entry.copies
+			])
+		).toEqual([
+			['ledger-alice-01', 'jwt-auth', true, 0],
+			['ledger-alice-02', null, false, 1],
+			['ledger-alice-03', null, false, 0],
+			['ledger-alice-04', 'jwt-auth', false, 0]
+		]);
 	});
 
 	it('rejects events whose hash or links are wrong, naming the event', async () => {

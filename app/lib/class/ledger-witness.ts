@@ -35,6 +35,8 @@ export interface LedgerWitnessOptions {
 	onStatus: (status: WitnessStatus) => void;
 	/** Makes a ledger id (crypto.randomUUID in the browser). */
 	newId: () => string;
+	/** The exercise this ledger belongs to, named to the server at the ledger's first append. */
+	scenario?: string;
 	base?: string;
 	/** What the server accepts in one append (`limits` of GET /api/class/key); a 413 teaches it too. */
 	limits?: { maxBodyBytes?: number; maxEventsPerRequest?: number };
@@ -153,7 +155,7 @@ export class LedgerWitness {
 				start,
 				Math.min(maxBytesPerRequest, this.#maxBodyBytes),
 				Math.min(maxEventsPerRequest, this.#options.limits?.maxEventsPerRequest ?? Infinity),
-				undefined
+				this.#options.scenario
 			);
 			start += batch.length;
 			if (bytes > this.#maxBodyBytes) {
@@ -175,6 +177,13 @@ export class LedgerWitness {
 			if (outcome.kind === 'too-large') {
 				this.#maxBodyBytes = Math.min(this.#maxBodyBytes, outcome.maxBodyBytes ?? bytes - 1);
 				this.#behind(oversizeEvent(batch[0], bytes, this.#maxBodyBytes), pending[0]?.timestamp);
+				return;
+			}
+			if (outcome.kind === 'held') {
+				// The server already holds this history as our ledger (this browser lost its id, e.g. a
+				// reload between storing the id and a receipt): continue that one from its head.
+				ledger.setState(ledgerIdKey, outcome.ledger);
+				this.#again = true;
 				return;
 			}
 			if (outcome.kind !== 'receipt') {
@@ -212,6 +221,7 @@ export class LedgerWitness {
 		  }
 		| { kind: 'offline' | 'refused' | 'unauthorized' | 'full'; message: string }
 		| { kind: 'too-large'; maxBodyBytes: number | undefined }
+		| { kind: 'held'; ledger: string }
 	> {
 		let response: Response;
 		try {
@@ -223,7 +233,10 @@ export class LedgerWitness {
 						'content-type': 'application/json',
 						authorization: `Bearer ${this.#options.token}`
 					},
-					body: JSON.stringify({ events })
+					body: JSON.stringify({
+						events,
+						...(this.#options.scenario ? { scenario: this.#options.scenario } : {})
+					})
 				}
 			);
 		} catch {
@@ -235,6 +248,8 @@ export class LedgerWitness {
 			error?: string;
 			message?: string;
 			max_body_bytes?: unknown;
+			code?: string;
+			ledger?: string;
 		} | null;
 		const last = events.at(-1);
 		if (response.ok && body?.receipt && typeof body.signature === 'string') {
@@ -250,6 +265,15 @@ export class LedgerWitness {
 				kind: 'refused',
 				message: 'the class server receipted something else than what was sent'
 			};
+		}
+		if (
+			response.status === 409 &&
+			body?.code === 'history_held' &&
+			typeof body.ledger === 'string' &&
+			body.ledger !== ledgerId &&
+			/^[A-Za-z0-9_-]{8,100}$/.test(body.ledger)
+		) {
+			return { kind: 'held', ledger: body.ledger };
 		}
 		const message = body?.message ?? body?.error ?? `the class server answered ${response.status}`;
 		if (response.status === 401 || response.status === 403)

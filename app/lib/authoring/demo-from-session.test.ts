@@ -111,4 +111,44 @@ describe('Save as demo', () => {
 		expect(demo.skipped).toHaveLength(1);
 		expect(demo.yaml).not.toContain('a.ts');
 	});
+
+	it('keeps the learner’s prompts as user steps and the model’s texts as say steps, inputs from the conversation', async () => {
+		const workspace = join(folder, 'spoken');
+		await cp(join(fixtures, 'trp1-workspace'), workspace, { recursive: true });
+		const script = join(folder, 'spoken.yaml');
+		await writeFile(
+			script,
+			`model: demo/scripted
+steps:
+  - user: Please select the JWT intent.
+  - say: Selecting INT-001.
+  - call: select_active_intent
+    input: { intent_id: INT-001 }
+`
+		);
+		expect((await replay(script, workspace)).code).toBe(0);
+		const events = (await readFile(join(workspace, '.orchestration/audit.jsonl'), 'utf8'))
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line) as LedgerEvent);
+		// No inputs from the page: the call's input comes from its conversation entry.
+		const demo = await demoFromSession({
+			events,
+			calls: [],
+			blob: async () => null,
+			model: 'demo/scripted'
+		});
+		const parsed = parseReplayScript(demo.yaml);
+		if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+		expect(parsed.script.steps).toEqual([
+			{ user: 'Please select the JWT intent.', session: 'agent' },
+			{ say: 'Selecting INT-001.', session: 'agent' },
+			{
+				call: 'select_active_intent',
+				input: { intent_id: 'INT-001' },
+				session: 'agent',
+				expect: 'ok'
+			}
+		]);
+	});
 });

@@ -17,7 +17,8 @@ type DemoStep =
 			expect: string;
 	  }
 	| { human_edit: { path: string; content: string | null } }
-	| { say: string; session?: string };
+	| { say: string; session?: string }
+	| { user: string; session?: string };
 
 /**
  * "Save as demo": a session's ledger as a replay script (`demo.yaml`). Calls come in the order
@@ -25,6 +26,9 @@ type DemoStep =
  * `threadline replay` re-runs the session and fails if any step ends differently. A person's
  * edits become `human_edit` steps with the content they saved (from the ledger's content blobs).
  * Calls whose full input is unknown (a summarised input) are left out with a note, never guessed.
+ * The conversation comes too (issue 31): the learner's messages as `user` steps and the model's
+ * texts as `say` steps, in ledger order; a call's full input is also read from its conversation
+ * entry (the call as the model sent it) when the page no longer holds it.
  */
 export async function demoFromSession(options: {
 	events: readonly LedgerEvent[];
@@ -39,13 +43,28 @@ export async function demoFromSession(options: {
 	const skipped: string[] = [];
 	const sessions = new Map<string, string>();
 	const decoder = new TextDecoder();
+	const sentInputs = new Map<string, unknown>();
 	for (const event of options.events) {
-		if (event.type === 'tool-call-start') {
+		if (event.type === 'conversation-entry') {
+			if (event.tool_call && !event.cut?.input)
+				sentInputs.set(event.tool_call.id, event.tool_call.input);
+			if (event.text === undefined || event.role === 'tool') continue;
+			if (event.cut?.text)
+				skipped.push(
+					`the ${event.role === 'user' ? 'learner message' : 'model text'} at seq ${event.seq}: only its first ${event.text.length} characters are recorded`
+				);
+			steps.push(
+				event.role === 'user'
+					? { user: event.text, session: event.session_id }
+					: { say: event.text, session: event.session_id }
+			);
+		} else if (event.type === 'tool-call-start') {
 			const recorded = inputs.get(event.tool_call_id);
+			const sent = sentInputs.get(event.tool_call_id);
 			started.set(event.tool_call_id, {
 				session: event.session_id,
 				tool: event.tool,
-				input: recorded?.input ?? (isComplete(event.input) ? event.input : undefined)
+				input: recorded?.input ?? sent ?? (isComplete(event.input) ? event.input : undefined)
 			});
 		} else if (event.type === 'approval-response') {
 			answers.set(event.tool_call_id, {
@@ -86,7 +105,8 @@ export async function demoFromSession(options: {
 			steps.push({ human_edit: { path, content: decoder.decode(bytes) } });
 		}
 	}
-	if (steps.length === 0) steps.push({ say: 'This session recorded no tool calls.' });
+	if (!steps.some((step) => 'call' in step || 'human_edit' in step))
+		steps.push({ say: 'This session recorded no tool calls.' });
 	const script = { model: options.model, steps };
 	return {
 		yaml: `# Saved from a session with ${options.model}. Re-run: npx threadline replay demo.yaml --workspace <folder>\n${stringify(script, { lineWidth: 0 })}`,

@@ -126,6 +126,8 @@ test('time travel at the tampered export stops at the failing record', async ({ 
 	await dropClass(page);
 	await page.getByRole('button', { name: 'Open bob-tampered.zip' }).click();
 	await expect(page.getByTestId('first-failure')).toContainText(`seq ${tamperedLine}`);
+	// Every event, call starts and finishes included (they are folded by default).
+	await page.getByRole('checkbox', { name: /Show every event/ }).check();
 	const slider = page.getByRole('slider', { name: 'Ledger position' });
 	await slider.focus();
 	await page.keyboard.press('End');
@@ -140,6 +142,32 @@ test('time travel at the tampered export stops at the failing record', async ({ 
 	await expect(page.getByTestId('time-travel-event')).toContainText('seq 1 ');
 	await page.keyboard.press('ArrowRight');
 	await expect(page.getByTestId('time-travel-event')).toContainText('seq 2 ');
+});
+
+test('the transcript beside time travel: what was said, then the change and its file content', async ({
+	page
+}) => {
+	await dropClass(page);
+	await page.getByRole('button', { name: 'Open alice-clean.zip' }).click();
+	const transcript = page.getByTestId('transcript');
+	await expect(transcript).toContainText('I will add JWT support.');
+	await expect(transcript).toContainText('Model calls write_to_file');
+	// A change's seq moves time travel there; the file's content at that event is shown.
+	const change = transcript
+		.locator('li[data-kind="change"]', { hasText: 'src/auth/jwt.ts' })
+		.first();
+	await change.getByRole('button').click();
+	await expect(page.getByTestId('time-travel-event')).toContainText('mutation-record');
+	await expect(page.getByTestId('time-travel-content')).toContainText(
+		'export function verifyToken'
+	);
+	// Folded by default: stepping never lands on a call's start or finish.
+	const slider = page.getByRole('slider', { name: 'Ledger position' });
+	await slider.focus();
+	for (let step = 0; step < 6; step++) {
+		await page.keyboard.press('ArrowRight');
+		await expect(page.getByTestId('time-travel-event')).not.toContainText('tool-call-start');
+	}
 });
 
 test('the whole page works from the keyboard and axe finds nothing serious', async ({ page }) => {

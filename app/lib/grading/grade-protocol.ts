@@ -44,6 +44,8 @@ export interface GradeDetail {
 	events: LedgerEvent[];
 	intents: Intent[];
 	verification: VerifyReport;
+	/** Texts of the file versions the ledger names, by `sha256:` hash (hash-checked). */
+	contents: [hash: string, text: string][];
 }
 
 export type GradeResponse =

@@ -1,3 +1,4 @@
+import { knownContents } from '../../../hooks/ledger/known-contents.js';
 import { readExportFiles, unzipExportNatively } from '../../../hooks/ledger/read-export.js';
 import { gradeExport, type GradedExport } from '../../../hooks/report/grade-export.js';
 import { scoreExport, type Rubric } from '../../../hooks/report/rubric.js';
@@ -12,6 +13,8 @@ import { summarizeGraded } from './summarize-graded.js';
  */
 export function createGradeWorker(post: (response: GradeResponse) => void) {
 	const kept = new Map<number, GradedExport>();
+	/** The file versions time travel can show, by hash (known-contents.ts), per export. */
+	const contents = new Map<number, Map<string, string>>();
 	// One export at a time: 60 dropped at once must not hold 60 unzipped copies in flight.
 	let queue: Promise<void> = Promise.resolve();
 
@@ -29,6 +32,7 @@ export function createGradeWorker(post: (response: GradeResponse) => void) {
 				checkFiles: filesChecked
 			});
 			kept.set(id, graded);
+			contents.set(id, await knownContents(graded.events, loaded.files));
 			post({
 				type: 'graded',
 				summary: summarizeGraded(id, source.name, source.kind, graded, filesChecked)
@@ -59,7 +63,8 @@ export function createGradeWorker(post: (response: GradeResponse) => void) {
 								id: request.id,
 								events: graded.events,
 								intents: graded.intents,
-								verification: graded.verification
+								verification: graded.verification,
+								contents: [...(contents.get(request.id) ?? [])]
 							}
 						});
 					return Promise.resolve();
@@ -69,6 +74,7 @@ export function createGradeWorker(post: (response: GradeResponse) => void) {
 					return queue;
 				case 'forget':
 					kept.delete(request.id);
+					contents.delete(request.id);
 					return Promise.resolve();
 			}
 		}

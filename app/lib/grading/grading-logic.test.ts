@@ -6,6 +6,8 @@ import { canonicalJson } from '../../../hooks/ledger/canonical-json.js';
 import { reconstructConversation } from './conversation.js';
 import { failingAuditSeq } from './summarize-graded.js';
 import {
+	isBookkeeping,
+	visiblePositions,
 	positionAfterKey,
 	timeTravelOf,
 	viewEvent,
@@ -124,5 +126,21 @@ describe('time travel', () => {
 			(event) => event.type === 'tool-decision' && event.decision === 'deny'
 		) as LedgerEvent;
 		expect(viewEvent(denied, inputs).decided).toMatch(/^deny \(/);
+	});
+});
+
+describe('time travel folds bookkeeping (issue 31)', () => {
+	it('steps over call starts and finishes unless every event is asked for, never over the failing record', async () => {
+		const { events } = await buildMixedLedger();
+		const all = timeTravelOf(events, null);
+		const folded = visiblePositions(events, all, false);
+		const every = visiblePositions(events, all, true);
+		expect(every).toHaveLength(events.length);
+		expect(folded.length).toBeLessThan(every.length);
+		for (const position of folded)
+			expect(isBookkeeping(events[position] as LedgerEvent)).toBe(false);
+		const startSeq = events.find((event) => event.type === 'tool-call-start')?.seq ?? -1;
+		const stopped = timeTravelOf(events, startSeq);
+		expect(visiblePositions(events, stopped, false).at(-1)).toBe(stopped.length - 1);
 	});
 });

@@ -21,6 +21,34 @@ export function timeTravelOf(events: readonly LedgerEvent[], stopSeq: number | n
 		: { length: position + 1, stoppedAtFailure: true };
 }
 
+/**
+ * Events that only mark the bookkeeping of a call (its start and finish, which the decision,
+ * the conversation and the changes around them already say) or a server's receipt: folded in
+ * time travel unless the grader asks for every event. The failing record is never folded.
+ */
+export function isBookkeeping(event: LedgerEvent): boolean {
+	return (
+		event.type === 'tool-call-start' ||
+		event.type === 'tool-call-finish' ||
+		event.type === 'witness-receipt'
+	);
+}
+
+/** The positions time travel steps through: every reachable one, or those not folded. */
+export function visiblePositions(
+	events: readonly LedgerEvent[],
+	travel: TimeTravel,
+	showEvery: boolean
+): number[] {
+	const positions: number[] = [];
+	for (let position = 0; position < travel.length; position++) {
+		const event = events[position] as LedgerEvent;
+		const failing = travel.stoppedAtFailure && position === travel.length - 1;
+		if (showEvery || failing || !isBookkeeping(event)) positions.push(position);
+	}
+	return positions;
+}
+
 /** The position after a key press (←/→ step, Home/End); null when the key is not ours. */
 export function positionAfterKey(key: string, position: number, length: number): number | null {
 	const last = Math.max(0, length - 1);
@@ -69,6 +97,8 @@ export interface EventView {
 	/** The change of a mutation: path, lines, and the text when the tool's input carries it. */
 	change: { path: string; operation: string; ranges: string; text: string | null } | null;
 	summary: string;
+	/** A conversation entry's text, or the tool input or result as sent and received. */
+	said?: string;
 }
 
 /** What one event shows in time travel. `inputs` maps tool_call_id → the call's input. */
@@ -133,6 +163,38 @@ export function viewEvent(event: LedgerEvent, inputs: ReadonlyMap<string, unknow
 				change: null,
 				summary: `${event.tool} finished`
 			};
+		case 'conversation-entry': {
+			const who =
+				event.role === 'user'
+					? `the learner (session ${event.session_id})`
+					: `${event.model ?? 'the model'} (session ${event.session_id})`;
+			const summary =
+				event.role === 'user'
+					? 'the learner said'
+					: event.tool_call
+						? `the model called ${event.tool_call.name} (${event.tool_call.id})`
+						: event.tool_result
+							? `the model received ${event.tool_result.ok ? 'the result' : 'an error'} of ${event.tool_result.id}`
+							: 'the model said';
+			const text =
+				event.text ??
+				JSON.stringify(
+					event.tool_call?.input ?? event.tool_result?.output ?? event.tool_result?.error ?? null,
+					null,
+					1
+				);
+			return {
+				...base,
+				who,
+				intentId: null,
+				decided: null,
+				change: null,
+				summary,
+				said: event.cut
+					? `${text}\n… (cut: the whole was ${Object.values(event.cut)[0]?.bytes ?? '?'} bytes)`
+					: text
+			};
+		}
 		case 'tool-call-start':
 			return {
 				...base,

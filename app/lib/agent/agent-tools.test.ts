@@ -1,4 +1,4 @@
-import { asSchema, zodSchema } from 'ai';
+import { asSchema, zodSchema, type FlexibleSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { toolError } from '../../../hooks/errors/tool-error.js';
 import { toolDescriptions, toolInputSchemas } from '../../../hooks/tools/tool-catalog.js';
@@ -12,8 +12,11 @@ describe('agentTools', () => {
 	it('describes the catalog’s schemas to the model, with the catalog’s descriptions', async () => {
 		for (const [name, definition] of Object.entries(agentTools)) {
 			const catalogName = name as keyof typeof toolInputSchemas;
-			expect(await asSchema(definition.inputSchema).jsonSchema).toEqual(
-				await zodSchema(toolInputSchemas[catalogName]).jsonSchema
+			const catalogSchema = toolInputSchemas[catalogName] as unknown as Parameters<
+				typeof zodSchema
+			>[0];
+			expect(await asSchema(definition.inputSchema as FlexibleSchema).jsonSchema).toEqual(
+				await zodSchema(catalogSchema).jsonSchema
 			);
 			expect(definition.description).toBe(toolDescriptions[catalogName]);
 		}

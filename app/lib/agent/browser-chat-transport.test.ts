@@ -331,7 +331,7 @@ describe('BrowserChatTransport: tool calls with bad arguments', () => {
 	});
 
 	it('answers arguments that are not JSON, and unknown tools, with an invalid_input ToolError in plain words', async () => {
-		for (const [toolName, input, message] of [
+		for (const [toolName, input, message] of <[string, string, string][]>[
 			['read_file', '{"path": "a.ts"', 'The arguments for read_file are not valid JSON'],
 			['make_coffee', '{}', 'Unknown tool "make_coffee".']
 		]) {

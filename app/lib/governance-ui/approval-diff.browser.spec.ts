@@ -28,7 +28,11 @@ afterEach(async () => {
 });
 
 async function emulateScheme(scheme: 'light' | 'dark') {
-	await cdp().send('Emulation.setEmulatedMedia', {
+	// The Chromium DevTools protocol, untyped in Vitest's context.
+	const session = cdp() as unknown as {
+		send(method: string, parameters: object): Promise<unknown>;
+	};
+	await session.send('Emulation.setEmulatedMedia', {
 		features: [{ name: 'prefers-color-scheme', value: scheme }]
 	});
 }

@@ -31,7 +31,10 @@ export async function handleClassRequest(
 	}
 	const token = bearerToken(request.headers.get('authorization'));
 	const method = request.method.toUpperCase();
-	const allowed = route.name === 'join' || route.name === 'events' ? ['GET', 'POST'] : ['GET'];
+	const allowed =
+		route.name === 'join' || route.name === 'events' || route.name === 'ledgers'
+			? ['GET', 'POST']
+			: ['GET'];
 	if (route.name === 'join' && method !== 'POST') return methodNotAllowed(['POST']);
 	if (!allowed.includes(method)) return methodNotAllowed(allowed);
 	try {
@@ -43,8 +46,12 @@ export async function handleClassRequest(
 				if ('status' in body) return json(body);
 				return json(await service.join(body.value, address));
 			}
-			case 'ledgers':
-				return json(await service.listLedgers(token, address));
+			case 'ledgers': {
+				if (method === 'GET') return json(await service.listLedgers(token, address));
+				const body = await readJson(request, 16 * 1024);
+				if ('status' in body) return json(body);
+				return json(await service.issueLedger(token, body.value, address));
+			}
 			case 'head':
 				return json(await service.head(token, route.ledger, address));
 			case 'events': {

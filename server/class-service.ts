@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { canonicalJsonPair } from '../hooks/ledger/canonical-json.js';
+import type { ClassLedgerCertificate } from '../hooks/ledger/ledger-event.js';
 import { bytesInWords, type ClassConfig } from './class-config.js';
 import { RateLimiter } from './rate-limiter.js';
 import { ClassStore, type AppendOutcome, type StoredEvent } from './storage/class-store.js';
@@ -11,8 +12,17 @@ import { learnerLedgerHead } from './storage/learner-ledger-head.js';
 import type { SqlDatabase } from './storage/sql-database.js';
 import type { QuotaRefusal, StorageQuotas } from './storage/storage-quota.js';
 import { newToken, secretsEqual, tokenHash } from './tokens.js';
-import { signReceipt, type SignedReceipt } from './witness/receipt.js';
-import { loadOrCreateSigningKey, type SigningKey } from './witness/signing-key.js';
+import {
+	receiptSignatureValid,
+	signCanonical,
+	signReceipt,
+	type SignedReceipt
+} from './witness/receipt.js';
+import {
+	loadOrCreateSigningKey,
+	publicKeyFromBase64,
+	type SigningKey
+} from './witness/signing-key.js';
 
 /** An answer of the class API: a status and a JSON body. */
 export interface ClassAnswer {
@@ -217,6 +227,8 @@ export class ClassService {
 		if (scenario instanceof Error) return problem(400, scenario.message);
 		const checked = checkEventRun(events);
 		if (typeof checked === 'string') return problem(422, checked);
+		const forged = this.#forgedBirthCertificate(events[0], checked[0]);
+		if (forged) return problem(422, forged);
 		const receivedAt = this.now().toISOString();
 		const outcome = await this.store.appendEvents(
 			ledgerId,
@@ -240,6 +252,40 @@ export class ClassService {
 			this.signingKey.privateKey
 		);
 		return answer(200, signed);
+	}
+
+	/**
+	 * POST /api/class/ledgers (learner) {scenario?} → a new ledger's birth certificate, signed:
+	 * the IDE asks for it before a new history's first event and writes it into that event, so
+	 * the history is bound to this ledger, this learner and this time from its first event on.
+	 */
+	async issueLedger(token: string | null, body: unknown, address: string): Promise<ClassAnswer> {
+		const learner = await this.#learner(token, address);
+		if ('status' in learner) return learner;
+		if (!this.#learnerLimiter.take(learner.id))
+			return this.#tooMany(learner.id, this.#learnerLimiter);
+		const scenario = scenarioName((body as { scenario?: unknown } | null)?.scenario);
+		if (scenario instanceof Error) return problem(400, scenario.message);
+		const certificate: ClassLedgerCertificate = {
+			kind: 'threadline-ledger-birth',
+			class: this.classId,
+			ledger: `ledger-${randomUUID()}`,
+			learner: learner.id,
+			learner_name: learner.name,
+			...(scenario ? { scenario } : {}),
+			issued_at: this.now().toISOString()
+		};
+		const refused = await this.store.issueLedger(
+			certificate.ledger,
+			learner.id,
+			scenario,
+			certificate.issued_at
+		);
+		if (refused) return quotaRefusal(refused);
+		return answer(201, {
+			certificate,
+			signature: signCanonical(certificate, this.signingKey.privateKey)
+		});
 	}
 
 	/** GET /api/class/ledgers/:ledger/head (learner): where the server's copy of my ledger ends. */
@@ -309,6 +355,29 @@ export class ClassService {
 			}))
 		);
 		return true;
+	}
+
+	/**
+	 * A first event's birth certificate must be one this server signed (any other is refused
+	 * before the store; which ledger it names is the store's check).
+	 */
+	#forgedBirthCertificate(event: unknown, stored: StoredEvent | undefined): string | null {
+		if (stored?.birthLedger === undefined) return null;
+		const carried = (event as { class_ledger?: { certificate?: unknown; signature?: unknown } })
+			.class_ledger;
+		const certificate = carried?.certificate as Partial<ClassLedgerCertificate> | undefined;
+		if (
+			certificate?.kind !== 'threadline-ledger-birth' ||
+			certificate.class !== this.classId ||
+			!receiptSignatureValid(
+				certificate,
+				carried?.signature,
+				publicKeyFromBase64(this.signingKey.publicKeyBase64)
+			)
+		) {
+			return 'events[0] (seq 1) carries a birth certificate this class server did not sign';
+		}
+		return null;
 	}
 
 	async #learner(
@@ -514,13 +583,19 @@ export function checkEventRun(events: readonly unknown[]): StoredEvent[] | strin
 			.update(previousHash + canonical.without, 'utf8')
 			.digest('hex')}`;
 		if (computed !== hash) return `${where} (seq ${seq}): hash does not match its content`;
+		const birthLedger =
+			seq === 1
+				? (event as { class_ledger?: { certificate?: { ledger?: unknown } } }).class_ledger
+						?.certificate?.ledger
+				: undefined;
 		run.push({
 			seq,
 			prev_hash: previousHash,
 			hash,
 			line: canonical.full,
 			type,
-			decision: typeof decision === 'string' ? decision : undefined
+			decision: typeof decision === 'string' ? decision : undefined,
+			...(typeof birthLedger === 'string' ? { birthLedger } : {})
 		});
 	}
 	return run;

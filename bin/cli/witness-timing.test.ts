@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../hooks/ledger/canonical-json.js';
 import { genesisHash } from '../../hooks/ledger/ledger-event.js';
-import { receiptSignatureValid, signReceipt } from '../../server/witness/receipt.js';
+import { receiptSignatureValid, signCanonical, signReceipt } from '../../server/witness/receipt.js';
 import { checkReceipts } from './witness-check.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -125,5 +125,80 @@ describe('receipts against the events’ own times and the ledger’s bound iden
 		const check = checkReceipts(both, valid);
 		expect(check.witnessedSeq).toBe(3);
 		expect(check.invalid[0]?.problem).toContain('receipts of two learners');
+	});
+
+	it('checks a birth certificate in the first event: signed, its ledger and learner in every receipt, no event before it', () => {
+		const certificate = {
+			kind: 'threadline-ledger-birth',
+			class: 'cs101',
+			ledger: 'ledger-time-01',
+			learner: 'learner-a',
+			learner_name: 'Ada',
+			issued_at: at(0)
+		};
+		const bornWith = (birth: unknown, firstAt = at(minute)) => {
+			const bodies = [
+				{
+					type: 'workspace-snapshot',
+					session_id: 'w',
+					files: {},
+					class_ledger: birth,
+					timestamp: firstAt
+				},
+				{ type: 'lesson-record', session_id: 's', lesson: 'l', timestamp: at(2 * minute) }
+			];
+			const chained = rechain(bodies);
+			const head = chained.at(-1) as Event;
+			const signed = signReceipt(
+				{
+					ledger: 'ledger-time-01',
+					learner: 'learner-a',
+					genesis_hash: chained[0]?.hash as string,
+					seq: head.seq,
+					head_hash: head.hash,
+					received_at: at(3 * minute)
+				},
+				privateKey
+			);
+			return rechain([
+				...bodies,
+				{
+					type: 'witness-receipt',
+					session_id: 'class-witness',
+					timestamp: at(3 * minute),
+					...signed
+				}
+			]);
+		};
+		const signature = (value: object) => signCanonical(value, privateKey);
+		const good = checkReceipts(bornWith({ certificate, signature: signature(certificate) }), valid);
+		expect(good.invalid).toEqual([]);
+		expect(good.birth).toMatchObject({ ledger: 'ledger-time-01', learner: 'learner-a' });
+		expect(good.witnessedSeq).toBe(2);
+		// A history dated before its ledger was issued (made earlier, moved into a fresh ledger).
+		const early = checkReceipts(
+			bornWith({ certificate, signature: signature(certificate) }, at(-60 * minute)),
+			valid
+		);
+		expect(early.invalid[0]?.problem).toContain('before its ledger was issued');
+		// Edited (not the class key's signature), or another ledger than the receipts name.
+		const edited = { ...certificate, issued_at: at(-600 * minute) };
+		expect(
+			checkReceipts(bornWith({ certificate: edited, signature: signature(certificate) }), valid)
+				.invalid[0]?.problem
+		).toContain('not signed with the class key');
+		const elsewhere = { ...certificate, ledger: 'ledger-time-99' };
+		const moved = checkReceipts(
+			bornWith({ certificate: elsewhere, signature: signature(elsewhere) }),
+			valid
+		);
+		expect(moved.witnessedSeq).toBe(0);
+		expect(moved.invalid[0]?.problem).toContain('born as ledger ledger-time-99');
+		// A signed receipt is not a certificate (no kind).
+		const receipt = { ledger: 'ledger-time-01', seq: 1, head_hash: 'x', received_at: at(0) };
+		expect(
+			checkReceipts(bornWith({ certificate: receipt, signature: signature(receipt) }), valid)
+				.invalid[0]?.problem
+		).toContain('not one the class server issues');
 	});
 });

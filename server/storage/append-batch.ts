@@ -20,6 +20,8 @@ interface Head {
 	scenario: string | null;
 	/** This batch binds the ledger (its first append): genesis and scenario are written with the head. */
 	binds: boolean;
+	/** The server issued this ledger before its first event: its seq 1 must carry that certificate. */
+	issued: boolean;
 	/** Events this batch adds to the ledger, by seq (for a later append's overlap check). */
 	added: Map<number, string>;
 	mutations: number;
@@ -58,12 +60,13 @@ export async function appendBatchInTransaction(
 		head_hash: string;
 		genesis_hash: string | null;
 		scenario: string | null;
+		issued_at: Date | string | null;
 	}>(
 		`INSERT INTO ledgers (id, learner_id, head_seq, head_hash)
 		SELECT id, learner_id, 0, $3 FROM unnest($1::text[], $2::text[]) AS t(id, learner_id)
 		ORDER BY id
 		ON CONFLICT (id) DO UPDATE SET id = ledgers.id
-		RETURNING id, learner_id, head_seq, head_hash, genesis_hash, scenario`,
+		RETURNING id, learner_id, head_seq, head_hash, genesis_hash, scenario, issued_at`,
 		[ids, ids.map((id) => owners.get(id)), genesisHash]
 	);
 	const heads = new Map<string, Head>();
@@ -75,6 +78,7 @@ export async function appendBatchInTransaction(
 			genesis: row.genesis_hash,
 			scenario: row.scenario,
 			binds: false,
+			issued: row.issued_at !== null,
 			added: new Map(),
 			mutations: 0,
 			blocked: 0,
@@ -171,6 +175,8 @@ async function checkAppend(
 		};
 	};
 
+	const birth = birthProblem(append, head);
+	if (birth) return refuse(birth);
 	if (first.seq > head.seq + 1) {
 		return refuse(
 			`the events start at seq ${first.seq}, but the server holds this ledger up to seq ${head.seq}`
@@ -226,6 +232,23 @@ async function checkAppend(
 		genesis: head.genesis,
 		scenario: head.scenario
 	};
+}
+
+/**
+ * A ledger's first event and its birth certificate must agree: a ledger the server issued
+ * starts with its own certificate, and a history born as another ledger is not moved into this
+ * one. (The certificate's signature is checked by the service before the store.)
+ */
+function birthProblem(append: PendingAppend, head: Head): string | null {
+	const first = append.events[0];
+	if (!first || first.seq !== 1 || head.seq !== 0) return null;
+	if (first.birthLedger !== undefined && first.birthLedger !== append.ledgerId) {
+		return `this history was born as ledger ${first.birthLedger} (its first event's certificate); it is not moved into ${append.ledgerId}`;
+	}
+	if (head.issued && first.birthLedger === undefined) {
+		return `ledger ${append.ledgerId} was issued with a birth certificate, and its first event does not carry it`;
+	}
+	return null;
 }
 
 interface HistoryHolder {

@@ -1,7 +1,9 @@
+import { genesisHash } from '../../hooks/ledger/ledger-event.js';
 import type { PendingAppend } from './append-batch.js';
 import type { SqlDatabase } from './sql-database.js';
 import {
 	appendBatchWithinQuotas,
+	reserveLedger,
 	unlimitedQuotas,
 	type QuotaRefusal,
 	type StorageQuotas
@@ -22,6 +24,8 @@ export interface StoredEvent {
 	type: string;
 	/** For tool decisions: deny/allow/ask. */
 	decision?: string;
+	/** Seq 1 only: the ledger its birth certificate names (`class_ledger.certificate.ledger`), if any. */
+	birthLedger?: string;
 }
 
 export type AppendOutcome =
@@ -326,6 +330,29 @@ export class ClassStore {
 			[ledgerId]
 		);
 		return rows.map((row) => row.body);
+	}
+
+	/**
+	 * Issues a new ledger to a learner before its first event (its birth certificate is signed
+	 * by the service): the row exists from now on with its scenario and time, counted in the
+	 * learner's ledger quota; its first append must carry the certificate (append-batch.ts).
+	 */
+	async issueLedger(
+		ledgerId: string,
+		learnerId: string,
+		scenario: string | null,
+		issuedAt: string
+	): Promise<QuotaRefusal | null> {
+		return this.database.transaction(async (transaction) => {
+			const refused = await reserveLedger(transaction, learnerId, this.quotas);
+			if (refused) return refused;
+			await transaction.query(
+				`INSERT INTO ledgers (id, learner_id, head_seq, head_hash, scenario, issued_at, created_at, updated_at)
+				VALUES ($1, $2, 0, $3, $4, $5, $5, $5)`,
+				[ledgerId, learnerId, genesisHash, scenario, issuedAt]
+			);
+			return null;
+		});
 	}
 
 	/** Histories sent into `ledgerId` that another ledger held, and sent from this one elsewhere. */

@@ -77,9 +77,12 @@ export const migrations: readonly { version: number; name: string; sql: string }
 		// Unique: one history (every later hash covers it) lives in one ledger of one learner, so a
 		// history sent again under a fresh id (laundered, or another learner's) is caught by the
 		// index even when two instances race. NULL for ledgers created before this migration.
+		// issued_at: set when the server issued the ledger before its first event (a birth
+		// certificate, POST /api/class/ledgers); its first append must then carry that certificate.
 		sql: `
 			ALTER TABLE ledgers ADD COLUMN genesis_hash text;
 			ALTER TABLE ledgers ADD COLUMN scenario text;
+			ALTER TABLE ledgers ADD COLUMN issued_at timestamptz;
 			CREATE UNIQUE INDEX ledgers_by_genesis ON ledgers (genesis_hash);
 			CREATE TABLE ledger_copies (
 				id bigserial PRIMARY KEY,

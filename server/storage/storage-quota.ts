@@ -284,3 +284,30 @@ export async function learnerUsage(database: SqlExecutor, learnerId: string): Pr
 	);
 	return { bytes: Number(rows[0]?.bytes ?? 0), ledgers: Number(rows[0]?.ledgers ?? 0) };
 }
+
+/**
+ * Reserves one more ledger for a learner (a ledger issued before its first append): locks the
+ * learner's usage row, refuses past the ledger quota, counts it. In the caller's transaction.
+ */
+export async function reserveLedger(
+	transaction: SqlExecutor,
+	learnerId: string,
+	quotas: StorageQuotas
+): Promise<QuotaRefusal | null> {
+	const { usage } = await admissionState(transaction, [learnerId], []);
+	const used = usage.get(learnerId) ?? { bytes: 0, ledgers: 0 };
+	if (used.ledgers + 1 > quotas.learnerMaxLedgers) {
+		return {
+			ok: false,
+			reason: 'quota',
+			quota: 'learner_ledgers',
+			limit: quotas.learnerMaxLedgers,
+			used: used.ledgers,
+			needed: 1
+		};
+	}
+	await transaction.query('UPDATE learner_usage SET ledgers = ledgers + 1 WHERE learner_id = $1', [
+		learnerId
+	]);
+	return null;
+}

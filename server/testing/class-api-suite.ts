@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { LedgerChain } from '../../hooks/ledger/ledger-chain.js';
 import type { LedgerEvent } from '../../hooks/ledger/ledger-event.js';
 import { defaultClassLimits, type ClassConfig } from '../class-config.js';
 import { startClassNodeServer } from '../class-node-server.js';
@@ -260,6 +261,67 @@ export function classApiSuite(databaseUrl: () => string | null): void {
 			['ledger-alice-03', null, false, 0],
 			['ledger-alice-04', 'jwt-auth', false, 0]
 		]);
+	});
+
+	it('issues a ledger with a birth certificate that its first event must carry, and never in another ledger', async () => {
+		const dana = await join_('Dana');
+		const issued = await call('/api/class/ledgers', {
+			token: dana,
+			body: { scenario: 'jwt-auth' }
+		});
+		expect(issued.status).toBe(201);
+		const { certificate, signature } = issued.body;
+		expect(certificate).toMatchObject({
+			kind: 'threadline-ledger-birth',
+			class: 'cs101',
+			learner_name: 'Dana',
+			scenario: 'jwt-auth'
+		});
+		const key = publicKeyFromBase64(service.publicKey);
+		expect(receiptSignatureValid(certificate, signature, key)).toBe(true);
+		const born = async (birth: unknown) => {
+			const [snapshot] = await fixtureEvents(1);
+			const {
+				seq: _seq,
+				prev_hash: _previous,
+				hash: _hash,
+				timestamp,
+				...body
+			} = snapshot as LedgerEvent;
+			const clock = { nowIso: () => timestamp, nowMs: () => Date.parse(timestamp) };
+			const chain = LedgerChain.fromEvents(clock, []);
+			const [first] = await chain.sealAll([
+				{ ...body, type: 'workspace-snapshot', files: {}, class_ledger: birth } as never
+			]);
+			return [first as LedgerEvent, ...(await fixtureEvents(3, [first as LedgerEvent]))];
+		};
+		const history = await born({ certificate, signature });
+		// Moved into another (fresh) ledger: refused, it was born as the issued one.
+		const moved = await append('ledger-dana-other', dana, history);
+		expect(moved.status).toBe(409);
+		expect(moved.body.error).toContain(`born as ledger ${certificate.ledger}`);
+		// A certificate the server did not sign (edited to an earlier time): refused.
+		const forged = await born({
+			certificate: { ...certificate, issued_at: '2026-01-01T00:00:00.000Z' },
+			signature
+		});
+		expect((await append(certificate.ledger, dana, forged)).status).toBe(422);
+		// The issued ledger refuses a first event without its certificate.
+		const unbound = await fixtureEvents(3);
+		expect((await append(certificate.ledger, dana, unbound)).status).toBe(409);
+		// Its own history goes in, and the receipt names it.
+		const stored = await append(certificate.ledger, dana, history);
+		expect(stored.status).toBe(200);
+		expect(stored.body.receipt).toMatchObject({
+			ledger: certificate.ledger,
+			learner: certificate.learner,
+			genesis_hash: history[0]?.hash
+		});
+		// Another learner cannot use it.
+		const eve = await join_('Eve');
+		expect((await append(certificate.ledger, eve, history)).status).toBe(403);
+		// Without a learner token nothing is issued.
+		expect((await call('/api/class/ledgers', { body: {} })).status).toBe(401);
 	});
 
 	it('rejects events whose hash or links are wrong, naming the event', async () => {

@@ -26,8 +26,15 @@ export interface SignedReceipt {
 }
 
 export function signReceipt(receipt: WitnessReceipt, privateKey: KeyObject): SignedReceipt {
-	const signature = sign(null, Buffer.from(canonicalJson(receipt), 'utf8'), privateKey);
-	return { receipt, signature: signature.toString('base64') };
+	return { receipt, signature: signCanonical(receipt, privateKey) };
+}
+
+/**
+ * Ed25519 over the canonical JSON of `value`, base64: receipts and ledger birth certificates
+ * (a certificate has `kind`, a receipt `seq` and `head_hash`: neither passes for the other).
+ */
+export function signCanonical(value: object, privateKey: KeyObject): string {
+	return sign(null, Buffer.from(canonicalJson(value), 'utf8'), privateKey).toString('base64');
 }
 
 /** Whether `signature` is the key's signature over the canonical JSON of `receipt`. */

@@ -1,3 +1,4 @@
+import type { ClassLedgerBirth } from '../../../hooks/ledger/ledger-event.js';
 /** The header the Server provider's requests carry the learner token in (class mode). */
 export const learnerTokenHeader = 'x-threadline-learner';
 
@@ -118,4 +119,36 @@ export async function joinClass(
 			joinedAt: now().toISOString()
 		}
 	};
+}
+
+/**
+ * Asks the class server to issue a new ledger (its birth certificate, signed), for a history
+ * about to start; null when it cannot (not a member, offline, a quota, or slower than
+ * `timeoutMs`): the ledger is then born unbound and bound at its first append.
+ */
+export async function issueLedger(
+	fetcher: typeof fetch,
+	token: string,
+	scenario: string | undefined,
+	timeoutMs = 3000,
+	base = ''
+): Promise<ClassLedgerBirth | null> {
+	try {
+		const response = await fetcher(`${base}/api/class/ledgers`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+			body: JSON.stringify(scenario ? { scenario } : {}),
+			signal: AbortSignal.timeout(timeoutMs)
+		});
+		if (response.status !== 201) return null;
+		const body = (await response.json()) as Partial<ClassLedgerBirth> | null;
+		const certificate = body?.certificate;
+		return certificate?.kind === 'threadline-ledger-birth' &&
+			typeof certificate.ledger === 'string' &&
+			typeof body?.signature === 'string'
+			? { certificate, signature: body.signature }
+			: null;
+	} catch {
+		return null;
+	}
 }

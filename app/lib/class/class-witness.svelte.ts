@@ -1,6 +1,8 @@
+import type { ClassLedgerBirth } from '../../../hooks/ledger/ledger-event.js';
 import {
 	fetchClassInfo,
 	forgetMembership,
+	issueLedger,
 	joinClass,
 	loadMembership,
 	saveMembership,
@@ -24,13 +26,28 @@ export class ClassWitnessState {
 	/** What one append may carry on this server (GET /api/class/key). */
 	#limits: ClassRequestLimits = {};
 
-	/** Asks the server whether it hosts a class and reads this browser's membership. */
-	async start(): Promise<void> {
-		const info = await fetchClassInfo((input, init) => fetch(input, init));
-		this.classId = info?.classId ?? null;
-		this.#limits = info?.limits ?? {};
-		this.membership = info ? loadMembership(localStorage) : null;
-		this.#restart();
+	#started: Promise<void> | null = null;
+
+	/** Asks the server whether it hosts a class and reads this browser's membership (once). */
+	start(): Promise<void> {
+		this.#started ??= (async () => {
+			const info = await fetchClassInfo((input, init) => fetch(input, init));
+			this.classId = info?.classId ?? null;
+			this.#limits = info?.limits ?? {};
+			this.membership = info ? loadMembership(localStorage) : null;
+			this.#restart();
+		})();
+		return this.#started;
+	}
+
+	/**
+	 * A new ledger's birth certificate from the class server, for a history about to start in
+	 * this browser (null outside a class, or when the server does not answer in time).
+	 */
+	async issueLedger(scenario: string | undefined): Promise<ClassLedgerBirth | null> {
+		await this.start();
+		if (!this.classId || !this.membership) return null;
+		return issueLedger((input, init) => fetch(input, init), this.membership.token, scenario);
 	}
 
 	/** Witnesses this ledger from now on (the IDE calls this when a scenario's ledger opens). */

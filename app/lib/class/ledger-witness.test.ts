@@ -12,7 +12,7 @@ import { fixtureClock, fixtureDraft } from '../../../server/testing/ledger-fixtu
 import { receiptSignatureValid } from '../../../server/witness/receipt.js';
 import { publicKeyFromBase64 } from '../../../server/witness/signing-key.js';
 import type { LedgerChange } from '../ledger/indexeddb-ledger.js';
-import { joinClass } from './class-membership.js';
+import { issueLedger, joinClass } from './class-membership.js';
 import { LedgerWitness, type WitnessLedgerPort, type WitnessStatus } from './ledger-witness.js';
 
 /** Ledgers made so far: each starts its history at a time of its own (the server binds a ledger to its first event). */
@@ -216,7 +216,7 @@ describe('LedgerWitness: the browser’s witness client', () => {
 		second.witness.dispose();
 	});
 
-	it('continues the ledger the server holds when this browser lost its id,', async () => {
+	it('continues the ledger the server holds when this browser lost its id', async () => {
 		const token = await learnerToken('Forgetful');
 		const ledger = new MemoryWitnessLedger();
 		const first = setUp(token, ledger);
@@ -237,6 +237,29 @@ describe('LedgerWitness: the browser’s witness client', () => {
 		);
 		expect(copy.events.at(-1)?.seq).toBe(ledger.events.at(-2)?.seq);
 		again.witness.dispose();
+	});
+
+	it('witnesses a history born in the class under the ledger the server issued for it', async () => {
+		const token = await learnerToken('Born');
+		const birth = await issueLedger(fetch, token, 'jwt-auth', 3000, server.url);
+		expect(birth?.certificate).toMatchObject({ learner_name: 'Born', scenario: 'jwt-auth' });
+		const { ledger, witness, statuses } = setUp(token);
+		await ledger.append([
+			{
+				type: 'workspace-snapshot',
+				session_id: 'workspace',
+				files: {},
+				class_ledger: birth ?? undefined
+			},
+			fixtureDraft(0)
+		]);
+		await witness.sync();
+		expect(witness.ledgerId).toBe(birth?.certificate.ledger);
+		expect(statuses.at(-1)).toMatchObject({ kind: 'witnessed', seq: 2 });
+		witness.dispose();
+		// Not a member (a stranger's token), or no server: no certificate, and no error.
+		expect(await issueLedger(fetch, 'tl_learner_stranger', undefined, 3000, server.url)).toBeNull();
+		expect(await issueLedger(fetch, token, undefined, 3000, 'http://127.0.0.1:9')).toBeNull();
 	});
 
 	it('says when the token is not accepted', async () => {

@@ -144,7 +144,8 @@ export class LedgerWitness {
 		if (!pending.some((event) => event.type !== 'witness-receipt')) return;
 		let ledgerId = this.ledgerId;
 		if (!ledgerId) {
-			ledgerId = this.#options.newId();
+			// A history born in the class carries the ledger the server issued for it.
+			ledgerId = bornAs(ledger.eventsSince(0)[0]) ?? this.#options.newId();
 			ledger.setState(ledgerIdKey, ledgerId);
 		}
 		this.#options.onStatus({ kind: 'sending' });
@@ -385,4 +386,11 @@ function oversizeEvent(
 		kind: 'refused',
 		message: `Ledger event ${event?.seq ?? '?'} is ${size(bytes)}, more than the class server accepts in one request (${size(maxBodyBytes)}), so it and the events after it cannot be witnessed: ask your instructor to raise THREADLINE_CLASS_MAX_BODY_BYTES.`
 	};
+}
+
+/** The ledger id a history's first event was born as (its class birth certificate), or null. */
+function bornAs(first: LedgerEvent | undefined): string | null {
+	if (first?.type !== 'workspace-snapshot') return null;
+	const ledger = first.class_ledger?.certificate.ledger;
+	return typeof ledger === 'string' && /^[A-Za-z0-9_-]{8,100}$/.test(ledger) ? ledger : null;
 }

@@ -546,7 +546,12 @@ export class IdeSession {
 			openFile: (path) => workspace.open(path),
 			showChange: (toolCallId) => void this.changes?.showToolCallDiff(toolCallId),
 			// A scenario from a URL or a share link runs none of its checks without the person.
-			...(this.scenario.trusted ? {} : { checkConsent: this.untrustedCheckConsent(this.scenario) })
+			...(this.scenario.trusted ? {} : { checkConsent: this.untrustedCheckConsent(this.scenario) }),
+			// Class mode: a new history is born bound to a ledger the class server issued.
+			birthCertificate: () =>
+				classWitness.issueLedger(
+					this.scenario ? classScenarioName(this.scenario.id, this.scenario.source) : undefined
+				)
 		});
 		if ('problem' in created) {
 			this.agentProblem = created.problem;

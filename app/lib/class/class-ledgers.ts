@@ -2,6 +2,12 @@
 export interface ClassLedgerSummary {
 	ledger: string;
 	learner: { id: string; name: string };
+	/** The scenario the learner's IDE named when the ledger was born (null: older servers or unnamed). */
+	scenario?: string | null;
+	/** Histories sent into this ledger that another ledger already held (refused). */
+	copies?: number;
+	/** A later ledger of the same learner and scenario exists: this one was left behind. */
+	abandoned?: boolean;
 	events: number;
 	head_seq: number;
 	head_hash: string;

@@ -74,6 +74,12 @@ describe('witnessStatus', () => {
 		);
 		expect(witnessStatus({ ...summary, events: 0, head_seq: 0 })).toBe('Nothing witnessed yet.');
 	});
+
+	it('names histories it refused as copies and a ledger the learner left behind', () => {
+		expect(witnessStatus({ ...summary, copies: 1, abandoned: true })).toBe(
+			"Witnessed up to seq 3 (3 events); refused 1 history another ledger already held (a rewrite or another learner's); abandoned: the learner has a later ledger for this scenario."
+		);
+	});
 });
 
 describe('classServerBase', () => {

@@ -53,7 +53,15 @@ export function witnessStatus(summary: ClassLedgerSummary): string {
 		summary.forks > 0
 			? `; refused ${summary.forks} append${summary.forks === 1 ? '' : 's'} that rewrote what it held`
 			: '';
-	return `${witnessed}${refused}.`;
+	const copies = summary.copies ?? 0;
+	const copied =
+		copies > 0
+			? `; refused ${copies} histor${copies === 1 ? 'y' : 'ies'} another ledger already held (a rewrite or another learner's)`
+			: '';
+	const abandoned = summary.abandoned
+		? '; abandoned: the learner has a later ledger for this scenario'
+		: '';
+	return `${witnessed}${refused}${copied}${abandoned}.`;
 }
 
 function isMutationRecord(event: unknown): event is { type: 'mutation-record'; trace: unknown } {

@@ -195,6 +195,31 @@ export class ClassService {
 		return answer(201, { token, class: this.classId, learner });
 	}
 
+	/**
+	 * A learner admitted by an LMS launch (server/lti), without the class code: creates the learner
+	 * when `existingId` is null, otherwise gives that learner a fresh token (the old one stops
+	 * working). Answers the same body as `join`.
+	 */
+	async admitLearner(
+		name: string,
+		existingId: string | null
+	): Promise<{ token: string; class: string; learner: { id: string; name: string } }> {
+		const displayName = name.normalize('NFC').trim().slice(0, maxNameLength) || 'Learner';
+		const token = newToken('tl_learner');
+		const hash = tokenHash(token);
+		const learner = { id: existingId ?? randomUUID(), name: displayName };
+		if (existingId) {
+			await this.store.replaceLearnerToken(existingId, hash);
+			for (const [cached, known] of this.#learnersByTokenHash) {
+				if (known.id === existingId) this.#learnersByTokenHash.delete(cached);
+			}
+		} else {
+			await this.store.createLearner(learner, hash);
+		}
+		this.#rememberLearner(hash, learner);
+		return { token, class: this.classId, learner };
+	}
+
 	/** POST /api/class/ledgers/:ledger/events {events} → signed receipt */
 	async append(
 		token: string | null,

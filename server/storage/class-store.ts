@@ -218,6 +218,17 @@ export class ClassStore {
 		]);
 	}
 
+	/**
+	 * Gives a learner a new token (LTI launches: the store keeps only hashes, so a learner coming
+	 * back from the LMS gets a fresh token and the previous one stops working).
+	 */
+	async replaceLearnerToken(learnerId: string, tokenHash: string): Promise<void> {
+		await this.database.query('UPDATE learners SET token_hash = $2 WHERE id = $1', [
+			learnerId,
+			tokenHash
+		]);
+	}
+
 	async learnerByTokenHash(tokenHash: string): Promise<Learner | null> {
 		const rows = await this.database.query<Learner>(
 			'SELECT id, name FROM learners WHERE token_hash = $1',

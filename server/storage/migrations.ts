@@ -120,6 +120,86 @@ export const migrations: readonly { version: number; name: string; sql: string }
 				(SELECT count(*) FROM ledgers l WHERE l.learner_id = p.id)
 			FROM learners p
 		`
+	},
+	{
+		version: 5,
+		name: 'LTI 1.3: logins, platform users, contexts, line items, deep links, queued scores',
+		// lti_logins: one row per OIDC login initiation (state, nonce), deleted by the launch that
+		// uses it, so a state or nonce works once. lti_users maps a platform user (issuer, client,
+		// sub) to one learner. lti_scores is the queue of scores for the platform: a row is kept
+		// (pending, failed or sent) so a post that fails is retried and never lost.
+		sql: `
+			CREATE TABLE lti_logins (
+				state text PRIMARY KEY,
+				nonce text NOT NULL,
+				issuer text NOT NULL,
+				client_id text NOT NULL,
+				expires_at timestamptz NOT NULL
+			);
+			CREATE TABLE lti_users (
+				issuer text NOT NULL,
+				client_id text NOT NULL,
+				subject text NOT NULL,
+				learner_id text NOT NULL REFERENCES learners (id),
+				PRIMARY KEY (issuer, client_id, subject)
+			);
+			CREATE UNIQUE INDEX lti_users_by_learner ON lti_users (learner_id);
+			CREATE TABLE lti_contexts (
+				issuer text NOT NULL,
+				client_id text NOT NULL,
+				context_id text NOT NULL,
+				deployment_id text NOT NULL,
+				title text NOT NULL DEFAULT '',
+				memberships_url text,
+				lineitems_url text,
+				scopes text NOT NULL DEFAULT '',
+				updated_at timestamptz NOT NULL DEFAULT now(),
+				PRIMARY KEY (issuer, client_id, context_id)
+			);
+			CREATE TABLE lti_enrolments (
+				issuer text NOT NULL,
+				client_id text NOT NULL,
+				context_id text NOT NULL,
+				learner_id text NOT NULL REFERENCES learners (id),
+				updated_at timestamptz NOT NULL DEFAULT now(),
+				PRIMARY KEY (issuer, client_id, context_id, learner_id)
+			);
+			CREATE TABLE lti_line_items (
+				issuer text NOT NULL,
+				client_id text NOT NULL,
+				context_id text NOT NULL,
+				scenario text NOT NULL,
+				lineitem_url text NOT NULL,
+				PRIMARY KEY (issuer, client_id, context_id, scenario)
+			);
+			CREATE TABLE lti_deep_links (
+				id text PRIMARY KEY,
+				issuer text NOT NULL,
+				client_id text NOT NULL,
+				deployment_id text NOT NULL,
+				return_url text NOT NULL,
+				data text,
+				expires_at timestamptz NOT NULL
+			);
+			CREATE TABLE lti_scores (
+				id bigserial PRIMARY KEY,
+				learner_id text NOT NULL REFERENCES learners (id),
+				scenario text NOT NULL,
+				issuer text NOT NULL,
+				client_id text NOT NULL,
+				context_id text NOT NULL,
+				lineitem_url text NOT NULL,
+				body text NOT NULL,
+				status text NOT NULL,
+				attempts integer NOT NULL DEFAULT 0,
+				last_error text,
+				next_attempt_at timestamptz NOT NULL DEFAULT now(),
+				created_at timestamptz NOT NULL DEFAULT now(),
+				sent_at timestamptz
+			);
+			CREATE INDEX lti_scores_due ON lti_scores (status, next_attempt_at);
+			CREATE INDEX lti_scores_by_learner ON lti_scores (learner_id, scenario)
+		`
 	}
 ];
 

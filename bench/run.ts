@@ -8,6 +8,7 @@ import { classWitnessLoadFigures } from './class-witness-load.js';
 import { editorInteractiveFigures } from './editor-interactive.js';
 import { exportTenThousand, toolCallOverhead } from './agent-figures.js';
 import { fullSizes, runBench, verifyBudget } from './run-bench.js';
+import { nodeCorpusSuiteFigure } from './node-corpus-suite.js';
 import { shellTransactionOverhead } from './shell-transaction.js';
 import { shareLinkFigures } from './share-link-figures.js';
 import { gradePageFigures } from './grade-page.js';
@@ -34,6 +35,12 @@ try {
 	const exported = await exportTenThousand();
 	progress('shell transaction overhead (10 files changed in a 2,000-file workspace)');
 	const shellTransaction = await shellTransactionOverhead();
+	progress('offline node --test of the largest corpus suite vs real Node (5 runs each)');
+	const nodeCorpusSuite = await retryFigure(
+		'offline node --test of the largest corpus suite',
+		() => nodeCorpusSuiteFigure(),
+		progress
+	);
 	progress('bundle report of the IDE route');
 	const bundle = bundleReport();
 	progress('browser figures (Vitest browser mode, Chromium)');
@@ -114,6 +121,7 @@ try {
 		chain_verify_100k: chainVerify,
 		ledger_open: ledgerOpen,
 		share_link: shareLink,
+		offline_node_corpus_suite: nodeCorpusSuite,
 		class_server: classServer,
 		ide: {
 			bundle,

@@ -45,14 +45,17 @@ The offline sandbox's Node.js: a Node-compatible runtime on QuickJS, inside the 
 
 What programs have: ES modules and CommonJS from the workspace (relative imports, index files,
 package.json type/main/exports, workspace packages), TypeScript/TSX (types stripped, lines kept),
-node:fs and node:fs/promises over the workspace, node:path, node:url, node:assert, node:test,
-node:events, node:util, node:os, node:crypto (SHA-256, HMAC), node:timers, process, console,
-timers (on virtual time: they run once the code is done, without waiting), TextEncoder/Decoder,
-URL, structuredClone, crypto.subtle (SHA-256 digest, HMAC sign/verify), crypto.getRandomValues,
-atob/btoa and the common part of Buffer.
-What they do not have: packages from npm, the network, child processes, http, workers, and
-reports of unhandled promise rejections (catch them yourself). Programs stop after a time limit
-and a memory limit. For real Node.js and npm, use the WebContainer sandbox.
+node:fs and node:fs/promises over the workspace, node:path, node:url, node:assert, node:test
+(with t.assert, t.plan, mocks and mock timers), node:events, node:stream, node:string_decoder,
+node:querystring, node:util, node:buffer, node:module, node:os, node:crypto (SHA-256, HMAC,
+random bytes), node:timers, process (an EventEmitter), console, timers (on virtual time: they
+run once the code is done, without waiting), TextEncoder/Decoder, URL, structuredClone,
+AbortController, EventTarget, crypto.subtle (SHA-256 digest, HMAC sign/verify), atob/btoa and
+Buffer.
+What they do not have: packages from npm (node_modules is not read), the network (node:http
+loads but cannot serve or request), child processes, workers, and reports of unhandled promise
+rejections (catch them yourself). Programs stop after a time limit and a memory limit. For
+real Node.js and npm, use the WebContainer sandbox.
 `;
 
 /** The `node` command for just-bash: QuickJS, loaded on first use (see load-quickjs.ts). */
@@ -295,7 +298,9 @@ async function runNodeTests(
 			for (const [name, count] of Object.entries(result.testCounts.counts))
 				totals[name] = (totals[name] ?? 0) + count;
 		}
-		const fileFailed = result.exitCode !== 0 && (result.testCounts?.counts.fail ?? 0) === 0;
+		const failedTests =
+			(result.testCounts?.counts.fail ?? 0) + (result.testCounts?.counts.cancelled ?? 0);
+		const fileFailed = result.exitCode !== 0 && failedTests === 0;
 		if (!result.testCounts || fileFailed) {
 			// A file without node:test tests counts as one test, passed when it exits with 0
 			// (as in Node); one that fails outside any test (a syntax error, an uncaught
@@ -317,7 +322,7 @@ async function runNodeTests(
 		stdout += `# ${name} ${totals[name] ?? 0}\n`;
 	}
 	stdout += `# duration_ms ${Date.now() - started}\n`;
-	if (exitCode === 0 && (totals.fail ?? 0) > 0) exitCode = 1;
+	if (exitCode === 0 && (totals.fail ?? 0) + (totals.cancelled ?? 0) > 0) exitCode = 1;
 	if (files.length === 0) stderr += 'node --test: no test files found\n';
 	return { stdout, stderr, exitCode };
 }

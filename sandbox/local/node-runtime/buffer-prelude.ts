@@ -190,6 +190,11 @@ export const bufferPrelude = String.raw`
 	proto.swap32 = swapper(4);
 	proto.swap64 = swapper(8);
 	proto.toLocaleString = proto.toString;
+	// Node's per-encoding methods (libraries call them directly for speed).
+	[['utf8', 'utf8'], ['latin1', 'latin1'], ['ascii', 'ascii'], ['base64', 'base64'], ['base64url', 'base64url'], ['hex', 'hex'], ['ucs2', 'utf16le']].forEach(function (entry) {
+		proto[entry[0] + 'Slice'] = function (start, end) { return bytes.decodeBytes(Uint8Array.prototype.subarray.call(this, start || 0, end === undefined ? this.length : end), entry[1]); };
+		proto[entry[0] + 'Write'] = function (text, offset, length) { return this.write(text, offset || 0, length === undefined ? this.length - (offset || 0) : length, entry[1]); };
+	});
 	proto.inspect = function () { var hex = bytes.toHex(this.subarray(0, 50)).replace(/(..)(?!$)/g, '$1 '); return '<Buffer ' + hex + (this.length > 50 ? ' ... ' + (this.length - 50) + ' more bytes' : '') + '>'; };
 	Object.defineProperty(proto, 'parent', { get: function () { return this.buffer; }, configurable: true });
 	Object.defineProperty(proto, 'offset', { get: function () { return this.byteOffset; }, configurable: true });

@@ -79,8 +79,43 @@ describe('the offline Node runtime', () => {
 		const required = await run(`node -e "require('lodash')"`);
 		expect(required.exitCode).toBe(1);
 		expect(required.output).toMatch(/packages from npm are not available offline/);
-		const child = await run(`node -e "require('child_process')"`);
-		expect(child.output).toMatch(/'child_process' is not available in the offline runtime/);
+		const worker = await run(`node -e "require('worker_threads')"`);
+		expect(worker.output).toMatch(/'worker_threads' is not available in the offline runtime/);
+	});
+
+	it('loads http and child_process, but never opens a socket or starts a process', async () => {
+		const http = await run(
+			`node -e "const http = require('node:http'); console.log(http.STATUS_CODES[404]); try { http.createServer(); } catch (error) { console.log(error.code); }"`
+		);
+		expect(http.output).toBe('Not Found\nERR_OFFLINE\n');
+		const child = await run(
+			`node -e "const { spawnSync, spawn } = require('child_process'); console.log(spawnSync('node', ['-v']).error.code); spawn('ls').on('error', (error) => console.log('async', error.code))"`
+		);
+		expect(child.output).toBe('ENOSYS\nasync ENOSYS\n');
+	});
+
+	it("runs node:test's mock timers, and fails the running test on an uncaught timer error", async () => {
+		await files.write(
+			'timers.test.mjs',
+			new TextEncoder().encode(
+				[
+					"import { test } from 'node:test';",
+					"test('ticks', (t) => { t.mock.timers.enable({ apis: ['setTimeout', 'Date'] }); let fired = 0; setTimeout(() => fired++, 50); t.mock.timers.tick(49); t.assert.equal(fired, 0); t.mock.timers.tick(1); t.assert.equal(fired, 1); t.assert.equal(Date.now(), 50); });",
+					"test('restored after the test', (t) => { t.assert.notEqual(Date.now(), 50); });",
+					"test('throws later', (t, done) => { setTimeout(() => { throw new Error('late'); }, 1); });",
+					"test('still runs', () => {});"
+				].join('\n')
+			)
+		);
+		const result = await run('node --test timers.test.mjs');
+		expect(result.output).toMatch(/^ok 1 - ticks$/m);
+		expect(result.output).toMatch(/^ok 2 - restored after the test$/m);
+		expect(result.output).toMatch(
+			/^not ok 3 - throws later\n(.*\n)*?\s+failureType: 'uncaughtException'\n\s+error: \|-\n\s+late$/m
+		);
+		expect(result.output).toMatch(/^ok 4 - still runs$/m);
+		expect(result.output).toMatch(/^# pass 3\n# fail 1$/m);
+		expect(result.exitCode).toBe(1);
 	});
 
 	it('resolves workspace packages by name, with their exports conditions', async () => {

@@ -931,6 +931,12 @@ export const nodeRuntimePrelude = String.raw`
 		this.children = [];
 		this.paths = [];
 	}
+	// Node's hook point: require hooks and test tools replace Module.prototype._compile.
+	Module.prototype._compile = function (content, filename) {
+		var wrapper = host.compile('(function (exports, require, module, __filename, __dirname) {' + content + '\n})', filename);
+		return wrapper.call(this.exports, this.exports, this.require || makeRequire(filename), this, filename, path.dirname(filename));
+	};
+	Module.prototype.require = function (specifier) { return makeRequire(this.filename)(specifier); };
 	function loadCommonJs(filename, isMain) {
 		var cached = moduleCache[filename];
 		if (cached) return cached;
@@ -947,8 +953,7 @@ export const nodeRuntimePrelude = String.raw`
 			if (loaded.json !== undefined) {
 				try { module.exports = JSON.parse(loaded.json); } catch (error) { error.message = filename + ': ' + error.message; throw error; }
 			} else {
-				var wrapper = host.compile('(function (exports, require, module, __filename, __dirname) {' + loaded.source + '\n})', filename);
-				wrapper.call(module.exports, module.exports, module.require, module, filename, module.path);
+				module._compile(loaded.source, filename);
 			}
 		} catch (error) {
 			delete moduleCache[filename];

@@ -23,7 +23,7 @@ export const streamPrelude = String.raw`
 	function highWaterMarkOf(options, objectMode, key) {
 		var value = options && options.highWaterMark !== undefined ? options.highWaterMark : options && options[key] !== undefined ? options[key] : undefined;
 		if (value === undefined || value === null) return defaultHighWaterMark(objectMode);
-		if (!(Number.isInteger(value) && value >= 0)) throw codeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The property 'options.highWaterMark' is invalid. Received " + value);
+		if (!(Number.isInteger(value) && value >= 0)) throw codeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The property 'options." + (options && options.highWaterMark !== undefined ? 'highWaterMark' : key) + "' is invalid. Received " + globalThis.__threadlineInspect(value));
 		return value;
 	}
 
@@ -1207,6 +1207,65 @@ export const streamPrelude = String.raw`
 	Stream.destroy = destroyer;
 	Object.defineProperty(pipeline, Symbol.for('nodejs.util.promisify.custom'), { value: promises.pipeline });
 	Object.defineProperty(finished, Symbol.for('nodejs.util.promisify.custom'), { value: promises.finished });
+	// fs streams over the synchronous file calls (the workspace snapshot): a ReadStream reads its
+	// file once, in highWaterMark chunks; a WriteStream writes (appends) each chunk as it comes.
+	var fs = builtin('fs');
+	function ReadStream(file, options) {
+		if (!(this instanceof ReadStream)) return new ReadStream(file, options);
+		options = typeof options === 'string' ? { encoding: options } : options || {};
+		Readable.call(this, { highWaterMark: options.highWaterMark || 65536, encoding: options.encoding, emitClose: options.emitClose, autoDestroy: options.autoClose !== false });
+		this.path = typeof file === 'string' ? file : String(file);
+		this.fd = null;
+		this.bytesRead = 0;
+		this.pending = true;
+		this._start = options.start || 0;
+		this._end = options.end === undefined ? Infinity : options.end;
+		this._data = null;
+		var self = this;
+		nextTick(function () {
+			try {
+				self._data = fs.readFileSync(file);
+				self.fd = 3;
+				self.pending = false;
+				self.emit('open', self.fd);
+				self.emit('ready');
+			} catch (error) { self.destroy(error); }
+		});
+	}
+	inherits(ReadStream, Readable);
+	ReadStream.prototype._read = function (size) {
+		if (!this._data) { var self = this; this.once('ready', function () { self._read(size); }); return; }
+		var end = Math.min(this._data.length, this._end + 1);
+		var start = this._start + this.bytesRead;
+		if (start >= end) { this.push(null); return; }
+		var chunk = this._data.subarray(start, Math.min(end, start + size));
+		this.bytesRead += chunk.length;
+		this.push(Buffer.from(chunk));
+	};
+	ReadStream.prototype.close = function (callback) { this.destroy(null, callback); };
+	function WriteStream(file, options) {
+		if (!(this instanceof WriteStream)) return new WriteStream(file, options);
+		options = typeof options === 'string' ? { encoding: options } : options || {};
+		Writable.call(this, { highWaterMark: options.highWaterMark, decodeStrings: true, emitClose: options.emitClose, autoDestroy: options.autoClose !== false });
+		this.path = typeof file === 'string' ? file : String(file);
+		this.bytesWritten = 0;
+		this.pending = false;
+		var append = options.flags === 'a' || options.flags === 'a+';
+		try { if (!append) fs.writeFileSync(file, ''); } catch (error) { var self = this; nextTick(function () { self.destroy(error); }); }
+		this.fd = 3;
+		var stream = this;
+		nextTick(function () { stream.emit('open', stream.fd); stream.emit('ready'); });
+	}
+	inherits(WriteStream, Writable);
+	WriteStream.prototype._write = function (chunk, encoding, callback) {
+		try { fs.appendFileSync(this.path, chunk); this.bytesWritten += chunk.length; callback(); } catch (error) { callback(error); }
+	};
+	WriteStream.prototype.close = function (callback) { this.end(callback); };
+	fs.ReadStream = ReadStream;
+	fs.WriteStream = WriteStream;
+	fs.createReadStream = function (file, options) { return new ReadStream(file, options); };
+	fs.createWriteStream = function (file, options) { return new WriteStream(file, options); };
+
 	define('stream', function () { return Stream; });
 	define('stream/promises', function () { return promises; });
 })();

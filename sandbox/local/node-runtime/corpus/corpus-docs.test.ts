@@ -42,7 +42,16 @@ describe('the corpus documentation', () => {
 					credit: 'A',
 					files: 1,
 					real: { tests: 4, pass: 4, fail: 0, skipped: 0, todo: 0 },
-					offline: { tests: 4, pass: 3, fail: 1, cancelled: 0, skipped: 0, todo: 0, exitCode: 1, complete: true },
+					offline: {
+						tests: 4,
+						pass: 3,
+						fail: 1,
+						cancelled: 0,
+						skipped: 0,
+						todo: 0,
+						exitCode: 1,
+						complete: true
+					},
 					failures: [{ name: 'x', error: 'boom' }]
 				}
 			]

@@ -41,7 +41,13 @@ export function loadCorpusManifest(): CorpusManifest {
 }
 
 /** Licences the corpus may use: permissive ones only. */
-export const permissiveLicences = new Set(['MIT', 'ISC', 'BSD-2-Clause', 'BSD-3-Clause', 'Apache-2.0']);
+export const permissiveLicences = new Set([
+	'MIT',
+	'ISC',
+	'BSD-2-Clause',
+	'BSD-3-Clause',
+	'Apache-2.0'
+]);
 
 /**
  * The folder the installed package lives in, checked against the manifest: a version that
@@ -89,10 +95,7 @@ function filesOf(folder: string): string[] {
  * and finds them as workspace packages by their package.json name, so the offline run uses
  * another folder name.
  */
-export function corpusWorkspace(
-	library: CorpusLibrary,
-	dependencyFolder: string
-): CorpusWorkspace {
+export function corpusWorkspace(library: CorpusLibrary, dependencyFolder: string): CorpusWorkspace {
 	const root = installedPackageFolder(library.name);
 	const installed = packageJson(root);
 	if (installed.version !== library.version) {

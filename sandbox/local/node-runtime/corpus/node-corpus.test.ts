@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { corpusTotals, libraryRate, type CorpusResults, type LibraryResult } from './corpus-report.js';
+import {
+	corpusTotals,
+	libraryRate,
+	type CorpusResults,
+	type LibraryResult
+} from './corpus-report.js';
 import { readCorpusResults, writeCorpusResults } from './corpus-results-file.js';
 import { corpusWorkspace, loadCorpusManifest, permissiveLicences } from './corpus-workspace.js';
 import { offlineDependencyFolder, runOffline, runWithRealNode } from './run-corpus.js';
@@ -82,7 +87,9 @@ describe('the node:test corpus of real libraries', () => {
 		else {
 			const committed = readCorpusResults();
 			const counts = (corpus: CorpusResults) =>
-				corpus.libraries.map((library) => `${library.name} ${library.real.pass} ${library.offline.pass}`);
+				corpus.libraries.map(
+					(library) => `${library.name} ${library.real.pass} ${library.offline.pass}`
+				);
 			expect(
 				counts(results),
 				'the corpus run differs from corpus-results.json: rerun with THREADLINE_UPDATE_CORPUS=1, then write-corpus-docs.ts'

@@ -18,7 +18,7 @@ export interface TapSummary {
 	failures: { name: string; error: string }[];
 }
 
-const counters = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'] as const;
+type Counter = 'tests' | 'suites' | 'pass' | 'fail' | 'cancelled' | 'skipped' | 'todo';
 
 export function parseTapSummary(output: string): TapSummary {
 	const summary: TapSummary = {
@@ -36,7 +36,7 @@ export function parseTapSummary(output: string): TapSummary {
 	for (const line of lines) {
 		const match = /^# (tests|suites|pass|fail|cancelled|skipped|todo) (\d+)$/.exec(line);
 		if (match) {
-			summary[match[1] as (typeof counters)[number]] = Number(match[2]);
+			summary[match[1] as Counter] = Number(match[2]);
 			if (match[1] === 'todo') summary.complete = true;
 		}
 	}

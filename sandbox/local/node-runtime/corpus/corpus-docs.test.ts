@@ -9,17 +9,22 @@ import {
 	withCorpusDocs,
 	type CorpusResults
 } from './corpus-report.js';
-import { corpusDocumentFiles, readCorpusResults } from './corpus-results-file.js';
+import {
+	corpusDocumentFiles,
+	documentWithCorpusDocs,
+	readCorpusResults
+} from './corpus-results-file.js';
 import { loadCorpusManifest, repositoryRoot } from './corpus-workspace.js';
 import { parseTapSummary } from './tap-summary.js';
 
 describe('the corpus documentation', () => {
-	it('README.md and sandbox/CONTEXT.md hold what the committed results render', () => {
+	it('README.md and sandbox/CONTEXT.md hold what the committed results render', async () => {
 		const block = renderCorpusDocs(readCorpusResults());
 		for (const file of corpusDocumentFiles) {
-			const text = readFileSync(join(repositoryRoot, file), 'utf8');
+			const path = join(repositoryRoot, file);
+			const text = readFileSync(path, 'utf8');
 			expect(
-				withCorpusDocs(text, block),
+				await documentWithCorpusDocs(path, text, block),
 				`${file} is out of date: node bin/run-ts.js sandbox/local/node-runtime/corpus/write-corpus-docs.ts`
 			).toBe(text);
 		}

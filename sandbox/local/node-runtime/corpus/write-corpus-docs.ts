@@ -5,15 +5,19 @@
 // sandbox/local/node-runtime/corpus/node-corpus.test.ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderCorpusDocs, withCorpusDocs } from './corpus-report.js';
-import { corpusDocumentFiles, readCorpusResults } from './corpus-results-file.js';
+import { renderCorpusDocs } from './corpus-report.js';
+import {
+	corpusDocumentFiles,
+	documentWithCorpusDocs,
+	readCorpusResults
+} from './corpus-results-file.js';
 import { repositoryRoot } from './corpus-workspace.js';
 
 const block = renderCorpusDocs(readCorpusResults());
 for (const file of corpusDocumentFiles) {
 	const path = join(repositoryRoot, file);
 	const before = readFileSync(path, 'utf8');
-	const after = withCorpusDocs(before, block);
+	const after = await documentWithCorpusDocs(path, before, block);
 	if (after !== before) {
 		writeFileSync(path, after);
 		console.log(`updated ${file}`);

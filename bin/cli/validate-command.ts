@@ -1,6 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { formatIntentsError, parseIntents } from '../../hooks/intents/parse-intents.js';
+import { formatHookPolicyError, parseHookPolicy } from '../../hooks/policies/parse-hook-policy.js';
 import { parseReplayScript } from '../../hooks/replay/replay-script.js';
+import { checkDemoScript } from '../../hooks/scenarios/check-demo-script.js';
 import { scenarioFileText } from '../../hooks/scenarios/scenario-file-encoding.js';
 import { checkScenarios, type CheckedScenarioFolder } from './build-scenarios.js';
 import { parseArguments } from './parse-arguments.js';
@@ -9,31 +12,74 @@ import { UsageError } from './usage-error.js';
 type Output = { out(text: string): void; err(text: string): void };
 
 /**
- * `threadline validate <active_intents.yaml>` checks one intents file; given a scenario folder
- * (or a folder of them, like public/scenarios) it checks each scenario whole.
+ * `threadline validate <file>` checks one file by its name: `hooks.yaml` as a hook policy,
+ * `scenario.yaml` as its scenario folder whole (the manifest, and steps, rubric and demo against
+ * the intents), `demo.yaml` as a demo script, anything else as an intents file. Given a scenario
+ * folder (or a folder of them, like public/scenarios) it checks each scenario whole.
  */
 export async function validateCommand(argv: string[], output: Output): Promise<number> {
 	const { positional } = parseArguments(argv, {});
 	if (positional.length !== 1)
 		throw new UsageError(
-			'validate takes exactly one path: threadline validate <active_intents.yaml | scenario folder>'
+			'validate takes exactly one path: threadline validate <active_intents.yaml | hooks.yaml | scenario.yaml | demo.yaml | scenario folder>'
 		);
 	const path = positional[0] as string;
 	const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
 		throw new UsageError(`cannot read ${path}: ${error.code ?? error.message}`);
 	});
-	return info.isDirectory() ? validateScenarios(path, output) : validateIntentsFile(path, output);
+	if (info.isDirectory()) return validateScenarios(path, output);
+	switch (basename(path)) {
+		case 'hooks.yaml':
+			return validateHookPolicyFile(path, output);
+		case 'scenario.yaml':
+			return validateScenarios(dirname(path), output);
+		case 'demo.yaml':
+			return validateDemoFile(path, output);
+		default:
+			return validateIntentsFile(path, output);
+	}
 }
 
-async function validateIntentsFile(file: string, output: Output): Promise<number> {
-	let text: string;
+async function readTextFile(file: string): Promise<string> {
 	try {
-		text = await readFile(file, 'utf8');
+		return await readFile(file, 'utf8');
 	} catch (error) {
 		throw new UsageError(
 			`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`
 		);
 	}
+}
+
+async function validateHookPolicyFile(file: string, output: Output): Promise<number> {
+	const parsed = parseHookPolicy(await readTextFile(file));
+	if (!parsed.ok) {
+		for (const error of parsed.errors) output.err(`${file}:${formatHookPolicyError(error)}`);
+		output.err(`${parsed.errors.length} error(s) in ${file}`);
+		return 1;
+	}
+	output.out(`${file}: valid hook policy — ${parsed.policy.rules.length} rule(s)`);
+	return 0;
+}
+
+async function validateDemoFile(file: string, output: Output): Promise<number> {
+	const text = await readTextFile(file);
+	const problems = checkDemoScript(text);
+	if (problems.length > 0) {
+		for (const error of problems)
+			output.err(`${file}:${error.line}:${error.column} ${error.message}`);
+		output.err(`${problems.length} error(s) in ${file}`);
+		return 1;
+	}
+	const parsed = parseReplayScript(text);
+	const steps = parsed.ok ? parsed.script.steps.length : 0;
+	output.out(
+		`${file}: valid demo script — ${steps} step(s) (validate its scenario folder to check it against the intents)`
+	);
+	return 0;
+}
+
+async function validateIntentsFile(file: string, output: Output): Promise<number> {
+	const text = await readTextFile(file);
 	const parsed = parseIntents(text);
 	if (!parsed.ok) {
 		for (const error of parsed.errors) output.err(`${file}:${formatIntentsError(error)}`);

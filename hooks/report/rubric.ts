@@ -23,6 +23,22 @@ export const rubricSchema = z.strictObject({
 		)
 		.max(100, { error: 'rubric.criteria may list at most 100 intents' })
 		.default([]),
+	/**
+	 * Points per step of a scenario taught in steps (`steps:` in scenario.yaml, numbered from 1):
+	 * earned when the step's check passed in the ledger (a `step-check` event), all or nothing.
+	 */
+	steps: z
+		.array(
+			z.strictObject({
+				step: z
+					.number({ error: 'step must be a step number, from 1' })
+					.int({ error: 'step must be a whole number' })
+					.min(1, { error: 'steps are numbered from 1' }),
+				points
+			})
+		)
+		.max(50, { error: 'rubric.steps may list at most 50 steps' })
+		.optional(),
 	/** true: an intent earns points in proportion to its passing criteria; false: all or nothing. */
 	partial_credit: z.boolean().default(true),
 	penalties: z
@@ -40,6 +56,7 @@ export type Rubric = z.output<typeof rubricSchema>;
 export const rubricKeys = Object.keys(rubricSchema.shape);
 export const rubricPenaltyKeys = ['blocks', 'unattributed_change', 'verify_failed'];
 export const rubricCriterionKeys = ['intent', 'points'];
+export const rubricStepKeys = ['step', 'points'];
 
 export interface ScoreInput {
 	report: GradingReport;
@@ -47,6 +64,8 @@ export interface ScoreInput {
 	verified: boolean;
 	/** Files verify found changed with no record, or not attributed to any record. */
 	unattributedFiles: number;
+	/** Step numbers (from 1) whose check passed in the ledger (`passedSteps`); none when absent. */
+	passedSteps?: ReadonlySet<number>;
 }
 
 export interface ScoreLine {
@@ -83,6 +102,14 @@ export function scoreExport(rubric: Rubric, input: ScoreInput): Score {
 		lines.push({
 			label: `${item.intent} criteria ${passed}/${total} passing`,
 			points: round(item.points * share)
+		});
+	}
+	for (const item of rubric.steps ?? []) {
+		maximum += item.points;
+		const passed = input.passedSteps?.has(item.step) === true;
+		lines.push({
+			label: `step ${item.step} ${passed ? 'passed' : 'not passed'}`,
+			points: passed ? round(item.points) : 0
 		});
 	}
 	const blocks = new Map<string, number>();

@@ -13,6 +13,7 @@ import {
 import { formatScenarioProblem, type ScenarioProblem } from './scenario-problem.js';
 import { checkDemoScript } from './check-demo-script.js';
 import { unknownStepIntents } from './scenario-steps.js';
+import { scenarioIntentReferenceProblems } from './scenario-intent-references.js';
 import {
 	describeManifestIssues,
 	scenarioManifestSchema,
@@ -89,9 +90,11 @@ export function checkScenarioBundle(value: unknown): {
 	problems.push(...files.problems);
 	const demo = checkScenarioDemo(value.demo === undefined ? null : value.demo);
 	problems.push(...demo.problems);
-	if (manifest && files.files)
-		for (const problem of stepIntentProblems(manifest, files.files))
-			problems.push({ file: manifestFileName, message: problem.message });
+	// Steps, rubric and demo name only intents the scenario has (no stale demo of another scenario).
+	if (manifest && files.files && demo.problems.length === 0)
+		problems.push(
+			...scenarioIntentReferenceProblems({ manifest, files: files.files, demo: demo.demo })
+		);
 	if (!manifest || !files.files || problems.length > 0) return { bundle: null, problems };
 	return { bundle: { manifest, files: files.files, demo: demo.demo }, problems };
 }

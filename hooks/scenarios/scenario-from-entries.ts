@@ -2,14 +2,13 @@ import {
 	checkScenarioDemo,
 	checkScenarioFiles,
 	demoFileName,
-	stepIntentProblems,
 	filesFolderName,
 	manifestFileName,
 	type ScenarioBundle
 } from './scenario-bundle.js';
 import { encodeScenarioFile, type ScenarioFile } from './scenario-file-encoding.js';
 import type { ScenarioProblem } from './scenario-problem.js';
-import { readYamlWithPositions } from '../yaml/yaml-position.js';
+import { scenarioIntentReferenceProblems } from './scenario-intent-references.js';
 import { parseScenarioManifest, type ScenarioManifest } from './scenario-schema.js';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -82,21 +81,16 @@ export function scenarioFromEntries(entries: ReadonlyMap<string, Uint8Array>): {
 		}
 	}
 
-	if (manifest && checkedFiles.files) {
-		const positions = manifestText === null ? null : readYamlWithPositions(manifestText);
-		for (const problem of stepIntentProblems(manifest, checkedFiles.files)) {
-			const at =
-				positions?.ok === true
-					? positions.yaml.valueAt([
-							'steps',
-							problem.step,
-							'intents',
-							manifest.steps?.[problem.step]?.intents.indexOf(problem.intent) ?? 0
-						])
-					: null;
-			problems.push({ file: manifestFileName, ...(at ?? {}), message: problem.message });
-		}
-	}
+	// Steps, rubric and demo name only intents the scenario has (no stale demo of another scenario).
+	if (manifest && checkedFiles.files)
+		problems.push(
+			...scenarioIntentReferenceProblems({
+				manifest,
+				files: checkedFiles.files,
+				demo,
+				manifestText
+			})
+		);
 	if (!manifest || !checkedFiles.files || problems.length > 0) return { bundle: null, problems };
 	return { bundle: { manifest, files: checkedFiles.files, demo }, problems };
 }

@@ -13,6 +13,7 @@ import {
 	rubricCriterionKeys,
 	rubricKeys,
 	rubricPenaltyKeys,
+	rubricStepKeys,
 	rubricSchema
 } from '../report/rubric.js';
 import { scenarioStepsSchema, stepKeys, stepSolutionKeys } from './scenario-steps.js';
@@ -210,6 +211,7 @@ function knownKeysAt(path: readonly YamlPathSegment[]): readonly string[] {
 	if (path[0] === 'rubric') {
 		if (path[1] === 'penalties') return path[2] === 'blocks' ? toolErrorCodes : rubricPenaltyKeys;
 		if (path[1] === 'criteria') return rubricCriterionKeys;
+		if (path[1] === 'steps') return rubricStepKeys;
 		return rubricKeys;
 	}
 	return manifestKeys;

@@ -1,0 +1,7 @@
+import { env } from '$env/dynamic/private';
+import { ltiRoute } from '../../../../../server/lti/lti-route.js';
+import type { RequestHandler } from './$types';
+
+/** LTI 1.3 (login): wired to server/lti (README "Grades in your LMS"). */
+export const GET: RequestHandler = (event) => ltiRoute(event, env, 'login');
+export const POST: RequestHandler = (event) => ltiRoute(event, env, 'login');

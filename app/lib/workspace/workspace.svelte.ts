@@ -17,6 +17,7 @@ import { fileKind } from '../editor/file-kind.js';
 import { ancestorsOf, buildTreeRows, listWorkspace } from './file-tree-model.js';
 import { noChangeMarks, type ChangeMarks } from '../changes/change-marks.js';
 
+import { restorableViewState, type WorkspaceViewState } from './workspace-view-state.js';
 /** A diff shown full width in the editor area (the changes view, a tool card, the trace). */
 export interface OpenDiff {
 	path: string;
@@ -147,6 +148,31 @@ export class Workspace implements SandboxFileSystem {
 	closeDiff(): void {
 		this.diff = null;
 		this.showingDiff = false;
+	}
+
+	/** The open tabs, the active one and the open folders, for the next reload. */
+	viewState(): WorkspaceViewState {
+		return {
+			tabs: this.tabs.map((tab) => tab.path),
+			active: this.activePath,
+			expanded: [...this.expanded]
+		};
+	}
+
+	/** Reopens a saved view state: the tabs and folders that still exist, the active tab last. */
+	async restoreViewState(saved: WorkspaceViewState): Promise<void> {
+		const state = restorableViewState(saved, {
+			file: (path) => this.files.has(path),
+			folder: (path) => this.folders.has(path)
+		});
+		for (const folder of state.expanded) this.expanded.add(folder);
+		for (const path of state.tabs) {
+			if (this.tabs.some((tab) => tab.path === path)) continue;
+			const tab = await this.loadTab(path);
+			if (tab) this.tabs.push(tab);
+		}
+		if (state.active && this.tabs.some((tab) => tab.path === state.active))
+			this.activate(state.active);
 	}
 
 	/** Makes a file tab the one shown (and leaves the diff tab). */

@@ -168,26 +168,38 @@ describe('planDemoTurn', () => {
 		expect(turn.texts[1]).toMatch(/stops here/);
 	});
 
-	it('stops with "did not go as scripted" on an outcome nobody planned', () => {
+	it('pauses with "did not go as scripted" on an outcome nobody planned, then continues, retries or skips', () => {
 		const lockedOrdinal = builderCallOrdinal((step) => step.expect === 'intent_not_active');
-		const turn = planDemoTurn(jwtAuth, 'builder', [
+		const before = [
 			userSays('Run the demo'),
 			toolResult(demoToolCallId('builder', lockedOrdinal, 'a'), { type: 'json', value: {} })
-		]);
+		];
+		const turn = planDemoTurn(jwtAuth, 'builder', before);
 		expect(turn.toolCall).toBeUndefined();
 		expect(turn.texts).toEqual([
 			expect.stringMatching(
-				/^That did not go as scripted: the script expected `select_active_intent` \(INT-003\) to be blocked with intent_not_active, but it succeeded\./
+				/^That did not go as scripted: the script expected `select_active_intent` \(INT-003\) to be blocked with intent_not_active, but it succeeded\. The demo can go on from here/
 			)
 		]);
-		// Asked to go on, it says the same, and still plays nothing.
-		const again = planDemoTurn(jwtAuth, 'builder', [
-			userSays('Run the demo'),
-			toolResult(demoToolCallId('builder', lockedOrdinal, 'a'), { type: 'json', value: {} }),
-			{ role: 'assistant', content: [{ type: 'text', text: turn.texts[0] ?? '' }] },
-			userSays('continue')
-		]);
-		expect(again).toEqual(turn);
+		expect(turn.texts[0]).not.toMatch(/Reset the scenario/);
+		const answer = (text: string) =>
+			planDemoTurn(jwtAuth, 'builder', [
+				...before,
+				{ role: 'assistant', content: [{ type: 'text', text: turn.texts[0] ?? '' }] },
+				userSays(text)
+			]);
+		// "continue" plays the script's next call.
+		const next = answer('continue');
+		expect(next.toolCall?.ordinal).toBe(lockedOrdinal + 1);
+		// "retry" plays the same call again (same position, a new id).
+		const retried = answer('retry');
+		expect(retried.toolCall?.ordinal).toBe(lockedOrdinal);
+		expect(retried.toolCall?.toolName).toBe('select_active_intent');
+		// "skip" leaves the next call out too.
+		const skipped = answer('skip');
+		expect(skipped.toolCall?.ordinal).toBe(lockedOrdinal + 2);
+		// Anything else: the same pause, with the same moves offered.
+		expect(answer('what now?')).toEqual(turn);
 	});
 
 	it('skips the retry when the human did not edit the file (no stale_file)', () => {

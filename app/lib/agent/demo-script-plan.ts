@@ -111,15 +111,35 @@ export function planDemoTurn(
 	const lastPosition =
 		progress.completed > 0 ? (callPositions[progress.completed - 1] as number) : -1;
 	const lastStep = lastPosition >= 0 ? steps[lastPosition]?.step : undefined;
+	const last = prompt.at(-1);
+	// After a pause (an outcome the script did not plan, or a branch that stops), the person's
+	// answer is the next move: continue, retry the step, or skip the next one. Never a dead end.
+	let resumed = false;
 	if (lastStep && 'call' in lastStep && progress.outcome) {
 		const decision = decideOutcome(lastStep, progress.outcome.code);
-		if (decision.kind === 'off-script') {
-			stopped = stopWith(offScriptOutcomeText(lastStep, progress.outcome));
-		} else if (decision.branch?.then === 'stop') {
-			stopped = stopWith(
-				...(decision.branch.say ? [decision.branch.say] : []),
-				stoppedText(sessionName)
-			);
+		const pausedText =
+			decision.kind === 'off-script'
+				? [offScriptOutcomeText(lastStep, progress.outcome)]
+				: decision.branch?.then === 'stop'
+					? [...(decision.branch.say ? [decision.branch.say] : []), stoppedText(sessionName)]
+					: null;
+		if (pausedText) {
+			const asked = answered.some((text) => text.includes(nextMovesMarker));
+			const move = asked && last?.role === 'user' ? classifyNextMove(userText(last)) : null;
+			if (move === 'retry')
+				return {
+					texts: [`Playing step ${lastStepNumber(steps, lastPosition)} again.`],
+					toolCall: {
+						ordinal: progress.completed - 1,
+						toolName: lastStep.call,
+						input: lastStep.input
+					},
+					finishReason: 'tool-calls'
+				};
+			if (move === 'continue' || move === 'skip') {
+				resumed = true;
+				skip = move === 'skip' ? 1 : 0;
+			} else stopped = stopWith(...pausedText);
 		} else if (decision.branch) {
 			branchSay = decision.branch.say ?? null;
 			skip = decision.branch.skip ?? 0;
@@ -136,8 +156,11 @@ export function planDemoTurn(
 
 	// A person's message is answered for what it is: the demo only plays its script.
 	let note: string | null = null;
-	const last = prompt.at(-1);
-	if (last?.role === 'user' && !lastAssistantText(prompt).includes(humanEditHeading(''))) {
+	if (
+		!resumed &&
+		last?.role === 'user' &&
+		!lastAssistantText(prompt).includes(humanEditHeading(''))
+	) {
 		const started = progress.completed > 0 || answered.some((line) => line.includes('Your turn'));
 		const request = classifyRequest(userText(last), options.suggestedPrompts ?? []);
 		if (request === 'other') return stopWith(offScriptRequestText(userText(last), started));
@@ -267,11 +290,27 @@ function offScriptOutcomeText(
 			: outcome.code === 'user_rejected'
 				? 'you rejected it (user_rejected)'
 				: `it ended with ${outcome.code}${outcome.message ? ` (${outcome.message.slice(0, 200)})` : ''}`;
-	return `That did not go as scripted: the script expected \`${step.call}\`${subjectOf(step.input)} ${expected}, but ${got}. A scripted demo cannot adapt, so it stops here. Reset the scenario to play it again, or choose a real model in Settings to go on from here.`;
+	return `That did not go as scripted: the script expected \`${step.call}\`${subjectOf(step.input)} ${expected}, but ${got}. ${nextMovesText}`;
 }
 
 function stoppedText(sessionName: string): string {
-	return `The scripted demo for ${sessionName} stops here. Reset the scenario to play it again, or choose a real model in Settings to go on.`;
+	return `The script for ${sessionName} stops here, but you can go on. ${nextMovesText}`;
+}
+
+/** The words that mark a pause the person answers with a next move (see classifyNextMove). */
+const nextMovesMarker = 'The demo can go on from here';
+
+const nextMovesText = `${nextMovesMarker}, with your own edits kept: send “continue” to play the script’s next step, “retry” to play this step again (e.g. to answer the approval the other way), or “skip” to leave out the next step too. Nothing needs a reset; a real model in Settings can also take over.`;
+
+/** The person's answer to a pause: play the step again, skip the next one, or go on. */
+export function classifyNextMove(text: string): 'retry' | 'skip' | 'continue' | 'other' {
+	if (/\b(retry|again|replay|redo|repeat)\b/i.test(text)) return 'retry';
+	if (/\bskip\b/i.test(text)) return 'skip';
+	return startWords.test(text) ? 'continue' : 'other';
+}
+
+function lastStepNumber(steps: { number: number }[], position: number): number {
+	return steps[position]?.number ?? position + 1;
 }
 
 function notInScriptText(script: ReplayScript): string {

@@ -12,7 +12,7 @@ import {
 import { classCsv, exportCsv } from '../../hooks/report/class-csv.js';
 import { gradeExport } from '../../hooks/report/grade-export.js';
 import { renderExportMarkdown } from '../../hooks/report/render-report.js';
-import type { Rubric } from '../../hooks/report/rubric.js';
+import type { ScenarioRubric } from '../../hooks/report/scenario-rubric.js';
 import { parseScenarioManifest } from '../../hooks/scenarios/scenario-schema.js';
 import { findExports, loadExport } from './read-export-source.js';
 import { nodeVerifyPorts } from './node-ports.js';
@@ -39,7 +39,8 @@ export async function reportCommand(
 	const rubricSource = values.get('rubric');
 	const rubric = rubricSource === undefined ? null : await readRubric(rubricSource);
 	const scored = rubric !== null;
-	const options = { ...nodeVerifyPorts, rubric };
+	// A rubric scores only exports of its own scenario (the others say why in score_note).
+	const options = { ...nodeVerifyPorts, rubrics: rubric ? [rubric] : [] };
 	// Compiled while the exports are read, for ledgers large enough to verify on both cores.
 	void verifyHelperThreads.prepare();
 
@@ -57,14 +58,18 @@ export async function reportCommand(
 					name,
 					report: result.report,
 					verified: result.verified,
-					score: result.score
+					score: result.score,
+					scenario: result.scenario?.id ?? null,
+					scoreNote: result.scoreNote
 				});
 				reports.push({
 					export: name,
 					verified: result.verified,
+					scenario: result.scenario,
 					report: result.report,
 					criteria: result.criteria,
-					...(scored ? { score: result.score } : {})
+					steps_passed: result.stepsPassed,
+					...(scored ? { score: result.score, score_note: result.scoreNote } : {})
 				});
 			} catch (error) {
 				// One broken submission must not stop a batch: say which, and go on.
@@ -109,9 +114,11 @@ export async function reportCommand(
 			JSON.stringify(
 				{
 					verified: result.verified,
+					scenario: result.scenario,
 					...result.report,
 					criteria: result.criteria,
-					...(scored ? { score: result.score } : {})
+					steps_passed: result.stepsPassed,
+					...(scored ? { score: result.score, score_note: result.scoreNote } : {})
 				},
 				null,
 				2
@@ -120,16 +127,29 @@ export async function reportCommand(
 	else if (format === 'csv')
 		output.out(
 			exportCsv(
-				{ name, report: result.report, verified: result.verified, score: result.score },
+				{
+					name,
+					report: result.report,
+					verified: result.verified,
+					score: result.score,
+					scenario: result.scenario?.id ?? null,
+					scoreNote: result.scoreNote
+				},
 				scored
 			)
 		);
-	else output.out(renderExportMarkdown(name, result.report, result.verified, result.score));
+	else {
+		output.out(renderExportMarkdown(name, result.report, result.verified, result.score));
+		if (result.scoreNote) output.out(`\n_${result.scoreNote}_`);
+	}
 	return 0;
 }
 
-/** The rubric of a scenario (its scenario.yaml, or the scenario folder), validated with line:column. */
-async function readRubric(source: string): Promise<Rubric> {
+/**
+ * The rubric of a scenario (its scenario.yaml, or the scenario folder), validated with line:column,
+ * with the scenario it belongs to (the manifest's id): it scores only that scenario's exports.
+ */
+async function readRubric(source: string): Promise<ScenarioRubric> {
 	const info = await stat(source).catch(() => null);
 	if (!info) throw new UsageError(`${source} does not exist`);
 	const path = info.isDirectory() ? join(source, 'scenario.yaml') : source;
@@ -144,5 +164,9 @@ async function readRubric(source: string): Promise<Rubric> {
 				.join('\n')
 		);
 	if (!parsed.manifest.rubric) throw new UsageError(`${path} has no rubric: section`);
-	return parsed.manifest.rubric;
+	return {
+		scenarioId: parsed.manifest.id,
+		title: parsed.manifest.title,
+		rubric: parsed.manifest.rubric
+	};
 }

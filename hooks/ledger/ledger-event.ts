@@ -110,6 +110,31 @@ export type LedgerEventBody =
 			by: 'workspace' | 'human';
 	  })
 	/**
+	 * Which scenario this workspace is (issue 28): recorded when the workspace is loaded, once per
+	 * distinct identity, so an export says which exercise it belongs to and a grader's rubric
+	 * applies only to its own scenario's exports. `source`: where it came from (`built-in`, a URL,
+	 * `share:…`, `authored:…`); `content_hash`: `sha256:` of manifest, demo and files together.
+	 */
+	| (EventBase & {
+			type: 'scenario-load';
+			scenario_id: string;
+			title: string;
+			source: string;
+			manifest_hash: string;
+			content_hash: string;
+	  })
+	/**
+	 * A step of a scenario taught in steps was checked (issue 28: steps are evidence): its number
+	 * (from 1), title, the intents whose criteria were run, and whether every one passed.
+	 */
+	| (EventBase & {
+			type: 'step-check';
+			step: number;
+			title: string;
+			intents: string[];
+			passed: boolean;
+	  })
+	/**
 	 * The starting workspace: every file's `sha256:` hash (`.orchestration/` and `.git/` included),
 	 * so verify can tell recorded from unrecorded changes. `links`: symbolic links (path → target),
 	 * never followed. `texts`: the starting text of the `.orchestration/` files that derived files

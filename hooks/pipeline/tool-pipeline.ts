@@ -21,6 +21,12 @@ import { terminalReview } from './terminal-review.js';
 import type { ToolCall } from './tool-call.js';
 import type { ToolOutcome } from './tool-outcome.js';
 import { loadHookPolicy, recordWorkspaceSnapshot } from './workspace-records.js';
+import {
+	recordScenarioLoad,
+	recordStepCheck,
+	type ScenarioIdentity,
+	type StepCheckRecord
+} from './scenario-records.js';
 
 export type { ToolPipelineOptions } from './pipeline-options.js';
 
@@ -65,6 +71,16 @@ export class ToolPipeline {
 	/** Loads `.orchestration/hooks.yaml` (`null`: none) and records the policy that now governs. */
 	loadHookPolicy(text: string | null, by: 'workspace' | 'human' = 'workspace'): Promise<void> {
 		return loadHookPolicy(this.parts, text, by);
+	}
+
+	/** Records which scenario the workspace is (scenario-records.ts), once per distinct identity. */
+	recordScenarioLoad(identity: ScenarioIdentity): Promise<void> {
+		return recordScenarioLoad(this.parts, identity);
+	}
+
+	/** Records a step's check result (scenario-records.ts): a step passed is evidence for grading. */
+	recordStepCheck(check: StepCheckRecord): Promise<void> {
+		return recordStepCheck(this.parts, check);
 	}
 
 	/** The agent's call (agent-call.ts). Never rejects: failures are `hook_failed` ToolErrors. */

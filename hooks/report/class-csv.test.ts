@@ -11,16 +11,31 @@ describe('classCsv', () => {
 		const { events } = await buildMixedLedger();
 		const report = buildReport(events, []);
 		const exports = [
-			{ name: 'b.zip', report, verified: true, score: null },
-			{ name: 'a.zip', report, verified: false, score: { score: 5, maximum: 10, lines: [] } }
+			{
+				name: 'b.zip',
+				report,
+				verified: true,
+				score: null,
+				scenario: 'weather-api',
+				scoreNote: 'not scored: scenario "weather-api", rubric for "jwt-auth"'
+			},
+			{
+				name: 'a.zip',
+				report,
+				verified: false,
+				score: { score: 5, maximum: 10, lines: [] },
+				scenario: 'jwt-auth'
+			}
 		];
 		const plain = classCsv(exports, false).split('\n');
 		expect(plain[0]).toBe(csvHeader());
 		expect(plain.map((line) => line.split(',')[0])).toEqual(['export', 'a.zip', 'b.zip']);
 		const scored = classCsv(exports, true).split('\n');
-		expect(scored[0]).toBe(`${csvHeader()},score,max_score`);
-		expect(scored[1]?.endsWith(',5,10')).toBe(true);
-		expect(scored[2]?.endsWith(',,')).toBe(true);
+		expect(scored[0]).toBe(`${csvHeader()},scenario,score,max_score,score_note`);
+		expect(scored[1]?.endsWith(',jwt-auth,5,10,')).toBe(true);
+		expect(scored[2]).toMatch(
+			/,weather-api,,,"not scored: scenario ""weather-api"", rubric for ""jwt-auth"""$/
+		);
 	});
 });
 

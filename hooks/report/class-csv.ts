@@ -1,5 +1,5 @@
 import type { GradingReport } from './build-report.js';
-import { csvHeader, reportCsvRows, reportSummaryCsvRow } from './render-report.js';
+import { csvHeader, csvRow, reportCsvRows, reportSummaryCsvRow } from './render-report.js';
 import type { Score } from './rubric.js';
 
 export interface CsvExport {
@@ -8,10 +8,17 @@ export interface CsvExport {
 	report: GradingReport;
 	verified: boolean;
 	score: Score | null;
+	/** The scenario id the export's ledger names (absent or null: none). */
+	scenario?: string | null;
+	/** Why no rubric scored it (rubricForExport), when none did. */
+	scoreNote?: string | null;
 }
 
-/** Columns added when a rubric scores the exports; without one the CSV is as it always was. */
-const scoreColumns = ['score', 'max_score'];
+/**
+ * Columns added when rubrics score the exports; without one the CSV is as it always was. Each row
+ * names its scenario, and an export no rubric applies to says why in `score_note`.
+ */
+const scoreColumns = ['scenario', 'score', 'max_score', 'score_note'];
 
 /**
  * The class CSV (`threadline report <folder> --format csv` and the grader page's download): one
@@ -42,5 +49,10 @@ export function exportCsv(entry: CsvExport, scored: boolean): string {
 
 function scoreCells(entry: CsvExport, scored: boolean): string {
 	if (!scored) return '';
-	return entry.score ? `,${entry.score.score},${entry.score.maximum}` : ',,';
+	return `,${csvRow([
+		entry.scenario ?? '',
+		entry.score?.score ?? '',
+		entry.score?.maximum ?? '',
+		entry.score ? '' : (entry.scoreNote ?? '')
+	])}`;
 }

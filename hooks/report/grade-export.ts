@@ -8,7 +8,14 @@ import { megabyteChunks, type JsonlSource } from '../ledger/read-jsonl.js';
 import { verifyLedgerAndValues, type VerifyReport } from '../ledger/verify.js';
 import { buildReport, type GradingReport } from './build-report.js';
 import { criteriaResults, type CriteriaResult } from './criteria-results.js';
-import { scoreExport, type Rubric, type Score } from './rubric.js';
+import { scoreExport, type Score } from './rubric.js';
+import {
+	exportScenario,
+	passedSteps,
+	rubricForExport,
+	type ExportScenario,
+	type ScenarioRubric
+} from './scenario-rubric.js';
 
 export interface GradedExport {
 	report: GradingReport;
@@ -17,8 +24,16 @@ export interface GradedExport {
 	events: LedgerEvent[];
 	intents: Intent[];
 	criteria: CriteriaResult[];
-	/** Only when a rubric was given. */
+	/** Only when a rubric of the export's own scenario was given. */
 	score: Score | null;
+	/** The scenario the export's ledger names (null: it names none). */
+	scenario: ExportScenario | null;
+	/** Why no loaded rubric scored this export (null when one did, or none was loaded). */
+	scoreNote: string | null;
+	/** Which loaded rubric scored it (its scenario id), or null. */
+	rubricScenario: string | null;
+	/** Step numbers (from 1) whose latest check passed. */
+	stepsPassed: number[];
 }
 
 /** A chained file's bytes in chunks when the export has them, else its text. */
@@ -39,7 +54,8 @@ export async function gradeExport(
 		hasher?: SyncContentHasher;
 		/** How byte lines become text (line-decoding.ts): the CLI passes `'text-decoder'`. */
 		lineDecoding?: LineDecoding;
-		rubric?: Rubric | null;
+		/** The rubrics loaded; each scores only exports of its own scenario. */
+		rubrics?: readonly ScenarioRubric[];
 		/** False for a bare agent_trace.jsonl + audit.jsonl: there is no workspace to compare. */
 		checkFiles?: boolean;
 	} = {}
@@ -75,14 +91,30 @@ export async function gradeExport(
 	const report = buildReport(events, intents);
 	const criteria = criteriaResults(events, intents);
 	const verified = verification.ok;
-	const score = options.rubric
-		? scoreExport(options.rubric, {
+	const scenario = exportScenario(events);
+	const chosen = rubricForExport(options.rubrics ?? [], scenario);
+	const steps = passedSteps(events);
+	const score = chosen.rubric
+		? scoreExport(chosen.rubric.rubric, {
 				report,
 				criteria,
 				verified,
 				unattributedFiles:
-					verification.files.unattributed.length + verification.files.contentMismatches.length
+					verification.files.unattributed.length + verification.files.contentMismatches.length,
+				passedSteps: steps
 			})
 		: null;
-	return { report, verification, verified, events, intents, criteria, score };
+	return {
+		report,
+		verification,
+		verified,
+		events,
+		intents,
+		criteria,
+		score,
+		scenario,
+		scoreNote: chosen.note,
+		rubricScenario: chosen.rubric?.scenarioId ?? null,
+		stepsPassed: [...steps].sort((left, right) => left - right)
+	};
 }

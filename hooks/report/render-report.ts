@@ -147,7 +147,7 @@ function intentCells(
 	];
 }
 
-function csvRow(cells: (string | number)[]): string {
+export function csvRow(cells: (string | number)[]): string {
 	return cells
 		.map((cell) => {
 			const text = String(cell);

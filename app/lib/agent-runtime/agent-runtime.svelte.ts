@@ -1,3 +1,4 @@
+import type { ScenarioIdentity } from '../../../hooks/pipeline/scenario-records.js';
 import type { CommitWorkPort } from '../../../hooks/tools/executors/execution-context.js';
 import { checkIntentCriteria, type IntentCheck } from '../../../hooks/intents/check-criteria.js';
 import { criteriaDeadline } from '../../../hooks/intents/criteria-bounds.js';
@@ -90,6 +91,8 @@ export interface AgentRuntimeOptions {
 	 * event is written (null when not in a class or the server cannot be reached in time).
 	 */
 	birthCertificate?: () => Promise<ClassLedgerBirth | null>;
+	/** Which scenario this workspace is: recorded in the ledger (`scenario-load`) when it changes. */
+	scenarioIdentity?: () => Promise<ScenarioIdentity>;
 }
 
 /**
@@ -235,6 +238,9 @@ export class AgentRuntime {
 		const hookPolicy = await readText(options.fs, hookPolicyPath);
 		if (options.ledger.writable) await runtime.pipeline.loadHookPolicy(hookPolicy);
 		else state.hookPolicy.load(hookPolicy);
+		// The exercise this history belongs to (issue 28), after the snapshot (always the first event).
+		if (options.ledger.writable && options.scenarioIdentity)
+			await runtime.pipeline.recordScenarioLoad(await options.scenarioIdentity());
 		await runtime.resumeAfterReload();
 		return { runtime };
 	}

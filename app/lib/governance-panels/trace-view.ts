@@ -28,6 +28,8 @@ export const ledgerEventTypeLabels: Record<LedgerEventType, string> = {
 	// issue 7 (verify): every system rewrite of active_intents.yaml is its own ledger event.
 	'governance-file-write': 'Governance file written',
 	'hook-policy-load': 'Hook policy loaded',
+	'scenario-load': 'Scenario loaded',
+	'step-check': 'Step checked',
 	'workspace-snapshot': 'Workspace snapshot',
 	'witness-receipt': 'Witnessed by the class server',
 	'conversation-entry': 'Conversation'

@@ -38,14 +38,38 @@ export function classSummary(summaries: readonly GradeSummary[]): ClassSummary {
 	};
 }
 
+/**
+ * The class summary per scenario (issue 28): INT-001 of jwt-auth and INT-001 of weather-api are
+ * different exercises, so intents are never added up across scenarios. Groups follow `scenarioKey`
+ * (the scenario the ledger names), labelled with its id and title, in label order.
+ */
+export function classSummaryByScenario(
+	summaries: readonly GradeSummary[]
+): { key: string; label: string; summary: ClassSummary }[] {
+	const groups = new Map<string, { label: string; members: GradeSummary[] }>();
+	for (const summary of summaries) {
+		const group = groups.get(summary.scenarioKey) ?? { label: summary.scenarioLabel, members: [] };
+		group.members.push(summary);
+		groups.set(summary.scenarioKey, group);
+	}
+	return [...groups]
+		.map(([key, group]) => ({ key, label: group.label, summary: classSummary(group.members) }))
+		.sort((left, right) => left.label.localeCompare(right.label));
+}
+
 export interface CompareSide {
 	name: string;
+	/** verified / NOT verified: the first row a grader reads. */
+	verdict: string;
+	/** verify's first failure, or null. */
+	firstFailure: string | null;
+	stepsPassed: number[];
 	files: string[];
 	blocks: Record<string, number>;
 	criteria: Record<string, string>;
 }
 
-/** Two exports side by side; null when they are not of the same scenario (same intents). */
+/** Two exports side by side; null when they are not of the same scenario (`scenarioKey`). */
 export function compareExports(
 	left: GradeSummary,
 	right: GradeSummary
@@ -59,6 +83,9 @@ export function compareExports(
 	if (left.scenarioKey !== right.scenarioKey) return null;
 	const side = (summary: GradeSummary): CompareSide => ({
 		name: summary.name,
+		verdict: summary.verified ? 'verified' : 'NOT verified',
+		firstFailure: summary.firstFailure,
+		stepsPassed: summary.stepsPassed ?? [],
 		files: [...new Set(allIntents(summary).flatMap((intent) => intent.files_touched))].sort(),
 		blocks: blocksByCode(summary),
 		criteria: Object.fromEntries(

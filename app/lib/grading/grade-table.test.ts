@@ -53,7 +53,10 @@ function graded(
 		},
 		criteria: [],
 		classMismatches: 0,
-		score: null
+		score: null,
+		scenario: null,
+		scoreNote: null,
+		stepsPassed: []
 	} satisfies GradeSummary;
 	return { id, name, kind: 'zip', state: 'graded', summary };
 }

@@ -26,19 +26,19 @@ describe('the grading Worker', () => {
 			type: 'grade',
 			id: 1,
 			source: { kind: 'zip', name: 'clean.zip', content: await mixedZip() },
-			rubric: null
+			rubrics: []
 		});
 		await worker.handle({
 			type: 'grade',
 			id: 2,
 			source: { kind: 'zip', name: 'junk.zip', content: new Blob(['not a zip']) },
-			rubric: null
+			rubrics: []
 		});
 		await worker.handle({
 			type: 'grade',
 			id: 3,
 			source: { kind: 'zip', name: 'extra.zip', content: await mixedZip(['src/extra.ts', 'x\n']) },
-			rubric: null
+			rubrics: []
 		});
 		const graded = responses.flatMap((response) =>
 			response.type === 'graded' ? [response.summary] : []

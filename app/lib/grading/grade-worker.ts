@@ -1,7 +1,8 @@
 import { knownContents } from '../../../hooks/ledger/known-contents.js';
 import { readExportFiles, unzipExportNatively } from '../../../hooks/ledger/read-export.js';
 import { gradeExport, type GradedExport } from '../../../hooks/report/grade-export.js';
-import { scoreExport, type Rubric } from '../../../hooks/report/rubric.js';
+import { scoreExport } from '../../../hooks/report/rubric.js';
+import { rubricForExport, type ScenarioRubric } from '../../../hooks/report/scenario-rubric.js';
 import type { ExportSource } from './group-exports.js';
 import type { GradeRequest, GradeResponse } from './grade-protocol.js';
 import { summarizeGraded } from './summarize-graded.js';
@@ -28,7 +29,7 @@ export function createGradeWorker(post: (response: GradeResponse) => void) {
 			post({ type: 'progress', id, stage: 'verifying' });
 			const filesChecked = source.kind !== 'jsonl';
 			const graded = await gradeExport(loaded, {
-				rubric: request.rubric,
+				rubrics: request.rubrics,
 				checkFiles: filesChecked
 			});
 			kept.set(id, graded);
@@ -70,7 +71,7 @@ export function createGradeWorker(post: (response: GradeResponse) => void) {
 					return Promise.resolve();
 				}
 				case 'rescore':
-					queue = queue.then(() => rescore(request.rubric));
+					queue = queue.then(() => rescore(request.rubrics));
 					return queue;
 				case 'forget':
 					kept.delete(request.id);
@@ -80,19 +81,24 @@ export function createGradeWorker(post: (response: GradeResponse) => void) {
 		}
 	};
 
-	async function rescore(rubric: Rubric | null): Promise<void> {
+	async function rescore(rubrics: ScenarioRubric[]): Promise<void> {
 		const scores = [...kept].map(([id, graded]) => {
-			graded.score = rubric
-				? scoreExport(rubric, {
+			// The same choice gradeExport makes: only a rubric of the export's own scenario scores it.
+			const chosen = rubricForExport(rubrics, graded.scenario);
+			graded.score = chosen.rubric
+				? scoreExport(chosen.rubric.rubric, {
 						report: graded.report,
 						criteria: graded.criteria,
 						verified: graded.verified,
 						unattributedFiles:
 							graded.verification.files.unattributed.length +
-							graded.verification.files.contentMismatches.length
+							graded.verification.files.contentMismatches.length,
+						passedSteps: new Set(graded.stepsPassed)
 					})
 				: null;
-			return { id, score: graded.score };
+			graded.scoreNote = chosen.note;
+			graded.rubricScenario = chosen.rubric?.scenarioId ?? null;
+			return { id, score: graded.score, scoreNote: graded.scoreNote };
 		});
 		post({ type: 'rescored', scores });
 	}

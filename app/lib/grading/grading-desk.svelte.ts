@@ -1,6 +1,6 @@
 import { classCsv } from '../../../hooks/report/class-csv.js';
 import { renderExportMarkdown } from '../../../hooks/report/render-report.js';
-import type { Rubric } from '../../../hooks/report/rubric.js';
+import type { ScenarioRubric } from '../../../hooks/report/scenario-rubric.js';
 import { parseScenarioManifest } from '../../../hooks/scenarios/scenario-schema.js';
 import type { GradeDetail, GradeRequest, GradeResponse, GradeSummary } from './grade-protocol.js';
 import {
@@ -36,7 +36,11 @@ export class GradingDesk {
 	openId = $state<number | null>(null);
 	/** Raw for the same reason: an export's detail holds every event of its ledger. */
 	detail = $state.raw<GradeDetail | null>(null);
-	rubric = $state<{ name: string; rubric: Rubric } | null>(null);
+	/**
+	 * The rubrics loaded, one per scenario (a class that did several exercises loads several):
+	 * each scores only exports whose ledger names its scenario; the others say why not.
+	 */
+	rubrics = $state<{ name: string; rubric: ScenarioRubric }[]>([]);
 	rubricErrors = $state<string[]>([]);
 	notice = $state('');
 	/** The grading Workers: one per core but one (at most 4); each export is graded and kept by one. */
@@ -99,7 +103,7 @@ export class GradingDesk {
 
 	#dispatch(): void {
 		// The rubric as it is now: one picked after the drop applies to the exports still waiting.
-		const rubric = this.rubric ? ($state.snapshot(this.rubric.rubric) as Rubric) : null;
+		const rubrics = this.#rubricList();
 		for (const worker of this.#pool()) {
 			while (this.#waiting.length > 0 && (this.#load.get(worker) ?? 0) < 2) {
 				const next = this.#waiting.shift() as { id: number; source: ExportSource<Blob> };
@@ -109,7 +113,7 @@ export class GradingDesk {
 					type: 'grade',
 					id: next.id,
 					source: next.source,
-					rubric
+					rubrics
 				} satisfies GradeRequest);
 			}
 		}
@@ -153,7 +157,12 @@ export class GradingDesk {
 				this.rows = this.rows.map((row) => {
 					if (row.state !== 'graded') return row;
 					const found = response.scores.find((entry) => entry.id === row.id);
-					return found ? { ...row, summary: { ...row.summary, score: found.score } } : row;
+					return found
+						? {
+								...row,
+								summary: { ...row.summary, score: found.score, scoreNote: found.scoreNote }
+							}
+						: row;
 				});
 				break;
 		}
@@ -283,19 +292,37 @@ export class GradingDesk {
 			return;
 		}
 		this.rubricErrors = [];
-		this.rubric = { name: file.name, rubric: parsed.manifest.rubric };
-		for (const worker of this.#workers)
-			worker.postMessage({
-				type: 'rescore',
-				rubric: parsed.manifest.rubric
-			} satisfies GradeRequest);
+		const rubric: ScenarioRubric = {
+			scenarioId: parsed.manifest.id,
+			title: parsed.manifest.title,
+			rubric: parsed.manifest.rubric
+		};
+		// A second rubric of the same scenario replaces the first: two would leave its exports unscored.
+		this.rubrics = [
+			...this.rubrics.filter((entry) => entry.rubric.scenarioId !== rubric.scenarioId),
+			{ name: file.name, rubric }
+		];
+		this.#rescore();
 	}
 
-	clearRubric(): void {
-		this.rubric = null;
+	/** Unloads one scenario's rubric (`scenarioId`), or every rubric. */
+	clearRubric(scenarioId?: string): void {
+		this.rubrics =
+			scenarioId === undefined
+				? []
+				: this.rubrics.filter((entry) => entry.rubric.scenarioId !== scenarioId);
 		this.rubricErrors = [];
+		this.#rescore();
+	}
+
+	#rubricList(): ScenarioRubric[] {
+		return this.rubrics.map((entry) => $state.snapshot(entry.rubric) as ScenarioRubric);
+	}
+
+	#rescore(): void {
+		const rubrics = this.#rubricList();
 		for (const worker of this.#workers)
-			worker.postMessage({ type: 'rescore', rubric: null } satisfies GradeRequest);
+			worker.postMessage({ type: 'rescore', rubrics } satisfies GradeRequest);
 	}
 
 	/** The class CSV: the same function `threadline report <folder> --format csv` prints. */
@@ -306,9 +333,11 @@ export class GradingDesk {
 				name: summary.name,
 				report: summary.report,
 				verified: summary.verified,
-				score: summary.score
+				score: summary.score,
+				scenario: summary.scenario?.id ?? null,
+				scoreNote: summary.scoreNote
 			})),
-			this.rubric !== null
+			this.rubrics.length > 0
 		)}\n`;
 	}
 

@@ -17,10 +17,18 @@ export function summarizeGraded(
 		id,
 		name,
 		kind,
-		scenarioKey: intents.map((intent) => `${intent.id}:${intent.name}`).join('|'),
-		scenarioLabel: intents.length
-			? intents.map((intent) => `${intent.id} ${intent.name}`).join('; ')
-			: '(no intents file)',
+		// issue 28: the scenario the ledger names; the intents only for a ledger that names none.
+		scenarioKey: graded.scenario
+			? `scenario:${graded.scenario.id}:${graded.scenario.contentHash}`
+			: intents.map((intent) => `${intent.id}:${intent.name}`).join('|'),
+		scenarioLabel: graded.scenario
+			? `${graded.scenario.id} — ${graded.scenario.title}`
+			: intents.length
+				? `(scenario not recorded) ${intents.map((intent) => `${intent.id} ${intent.name}`).join('; ')}`
+				: '(scenario not recorded, no intents file)',
+		scenario: graded.scenario,
+		scoreNote: graded.scoreNote,
+		stepsPassed: graded.stepsPassed,
 		verified: graded.verified,
 		filesChecked,
 		firstFailure: verification.firstFailure,

@@ -1,3 +1,4 @@
+import { scenarioIdentity } from '../scenarios/scenario-identity.js';
 import {
 	folderChangesOfEntries,
 	personPathCheck,
@@ -551,7 +552,12 @@ export class IdeSession {
 			birthCertificate: () =>
 				classWitness.issueLedger(
 					this.scenario ? classScenarioName(this.scenario.id, this.scenario.source) : undefined
-				)
+				),
+			// issue 28: the ledger names its scenario (id, source, hashes), so grading knows it.
+			scenarioIdentity: (
+				(scenario) => () =>
+					scenarioIdentity(scenario)
+			)(this.scenario)
 		});
 		if ('problem' in created) {
 			this.agentProblem = created.problem;

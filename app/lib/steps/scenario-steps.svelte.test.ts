@@ -114,6 +114,22 @@ describe('ScenarioSteps', () => {
 		expect(scenarioSteps.progress.passed[0]).toBe(true);
 	});
 
+	it('records each check of a step in the ledger: steps are evidence (issue 28)', async () => {
+		const { scenarioSteps, pass, events, refresh } = await setUp();
+		await scenarioSteps.check();
+		pass();
+		await scenarioSteps.check();
+		await refresh();
+		const checks = events().filter((event) => event.type === 'step-check');
+		expect(
+			checks.map((event) => (event.type === 'step-check' ? [event.step, event.passed] : null))
+		).toEqual([
+			[1, false],
+			[1, true]
+		]);
+		expect(checks[0]).toMatchObject({ intents: ['INT-001'], session_id: 'workspace' });
+	});
+
 	it('applies the solution after asking, as the person’s recorded change, and resets the step', async () => {
 		const { scenarioSteps, fs, refresh, notices, workspace, events } = await setUp();
 		const declined = scenarioSteps.applySolution();

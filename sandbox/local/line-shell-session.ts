@@ -5,7 +5,7 @@ import {
 	workspaceMountPoint,
 	type ShellCommandOutcome
 } from './shell-command.js';
-import type { ShellSandbox } from './shell-sandbox.js';
+import type { ShellLineRunner } from './shell-line-runner.js';
 
 /** Kept by the shell itself: carrying them over would pin state just-bash recomputes per line. */
 const shellManagedVariables = new Set(['?', 'PWD', 'SHELLOPTS', 'BASHOPTS', 'OPTIND']);
@@ -27,7 +27,7 @@ export class LocalLineShellSession implements LineShellSession {
 	private disposed = false;
 
 	constructor(
-		private readonly sandbox: ShellSandbox,
+		private readonly sandbox: ShellLineRunner,
 		private readonly timeoutMs: number,
 		private readonly onDispose: () => void
 	) {}
@@ -58,7 +58,7 @@ export class LocalLineShellSession implements LineShellSession {
 		if (options.signal?.aborted) controller.abort();
 		options.signal?.addEventListener('abort', forward, { once: true });
 		this.running.add(controller);
-		let outcome: Awaited<ReturnType<ShellSandbox['runShellLine']>>;
+		let outcome: Awaited<ReturnType<ShellLineRunner['runShellLine']>>;
 		try {
 			outcome = await this.sandbox.runShellLine({
 				command: line,

@@ -8,6 +8,7 @@ import type {
 import type { Sandbox, ShellSession } from '../sandbox.js';
 import { normalizeWorkspacePath } from '../workspace-path.js';
 import { LocalLineShellSession } from './line-shell-session.js';
+import type { ShellLineRunner, ShellRunRequest } from './shell-line-runner.js';
 import { explanatoryProgramNames } from './npm/toolchain-commands.js';
 import { applyEntryChanges, fileChangesOf } from './overlay-workspace-files.js';
 import {
@@ -47,22 +48,13 @@ export interface ShellSandboxOptions {
 	shellTimeoutMs: number;
 }
 
-/** A line of the terminal or an `exec`, as the sandbox runs it. */
-export interface ShellRunRequest {
-	command: string;
-	cwd: string;
-	env?: Record<string, string>;
-	timeoutMs: number;
-	signal?: AbortSignal;
-	/** The transaction's check (see ExecOptions.review); without it nothing is committed. */
-	review?: (proposal: ChangeProposal) => Promise<void>;
-}
+export type { ShellRunRequest } from './shell-line-runner.js';
 
 /**
  * The local sandbox, whatever runs its commands: `fs` straight over the workspace store, commands
  * one at a time through a ShellCommandHost, watchers told about what commands changed.
  */
-export class ShellSandbox implements Sandbox {
+export class ShellSandbox implements Sandbox, ShellLineRunner {
 	readonly kind = 'local' as const;
 	readonly fs: WorkspaceFileSystem;
 	readonly capabilities: SandboxCapabilities;

@@ -122,12 +122,7 @@ export class LtiTool {
 			if (list.length === 0) return errorPage('This Threadline has no scenarios to offer.', 503);
 			return scenarioPickerPage(await openDeepLink(this.store, launch, this.now()), list);
 		}
-		let target: URL | null = null;
-		try {
-			target = new URL(launch.targetLinkUri);
-		} catch {
-			target = null;
-		}
+		const target = URL.canParse(launch.targetLinkUri) ? new URL(launch.targetLinkUri) : null;
 		const scenario = launch.custom.scenario ?? target?.searchParams.get('scenario') ?? null;
 		if (scenario !== null) {
 			const known = await scenarios().catch(() => null);

@@ -7,6 +7,11 @@ import { bundleReport } from './bundle-report.js';
 import { classWitnessLoadFigures } from './class-witness-load.js';
 import { editorInteractiveFigures } from './editor-interactive.js';
 import { exportTenThousand, toolCallOverhead } from './agent-figures.js';
+import {
+	conversationEntryRecording,
+	exportTenThousandWithConversation,
+	transcriptHundredThousand
+} from './conversation-figures.js';
 import { fullSizes, runBench, verifyBudget } from './run-bench.js';
 import { nodeCorpusSuiteFigure } from './node-corpus-suite.js';
 import { shellTransactionOverhead } from './shell-transaction.js';
@@ -33,6 +38,15 @@ try {
 	const toolCall = await toolCallOverhead();
 	progress('export of 10k trace records');
 	const exported = await exportTenThousand();
+	progress('conversation: one entry recorded, 10k trace records exported with their conversation');
+	const conversationRecording = await conversationEntryRecording();
+	const conversationExport = await exportTenThousandWithConversation();
+	progress('threadline transcript of a 100k-event export (own process)');
+	const transcript = await retryFigure(
+		'threadline transcript of 100k events',
+		() => transcriptHundredThousand(),
+		progress
+	);
 	progress('shell transaction overhead (10 files changed in a 2,000-file workspace)');
 	const shellTransaction = await shellTransactionOverhead();
 	progress('offline node --test of the largest corpus suite vs real Node (5 runs each)');
@@ -132,7 +146,12 @@ try {
 		agent: {
 			tool_call_overhead: toolCall,
 			export_10k_records: exportFigures,
-			shell_transaction: shellTransaction
+			shell_transaction: shellTransaction,
+			conversation: {
+				entry_recording: conversationRecording,
+				export_10k_records_with_conversation: conversationExport,
+				transcript_100k: transcript
+			}
 		}
 	};
 	const failures = collectFailures(figures);

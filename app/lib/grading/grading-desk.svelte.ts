@@ -16,6 +16,7 @@ import {
 import { groupExports, type ExportSource, type PickedFile } from './group-exports.js';
 import type { IntentCheck } from '../../../hooks/intents/check-criteria.js';
 import { startGradeWorker } from './start-grade-worker.js';
+import { clearStoredDesk, readStoredDesk, writeStoredDesk } from './desk-store.js';
 
 /** How many new rows render in one task (see #show). */
 const rowsPerSlice = 10;
@@ -221,6 +222,11 @@ export class GradingDesk {
 				? `Ignored ${ignored.length} file(s) that belong to no export: ${ignored.slice(0, 3).join(', ')}${ignored.length > 3 ? '…' : ''}`
 				: ''
 			: 'No export found: drop zips from "Export .orchestration", export folders, or agent_trace.jsonl with audit.jsonl.';
+		this.#addSources(sources);
+		this.#persist();
+	}
+
+	#addSources(sources: readonly ExportSource<Blob>[]): void {
 		const added: GradeRow[] = [];
 		for (const source of sources) {
 			const id = this.#nextId++;
@@ -263,10 +269,61 @@ export class GradingDesk {
 			this.#owner.get(id)?.postMessage({ type: 'detail', id } satisfies GradeRequest);
 	}
 
-	remove(id: number): void {
+	/**
+	 * The desk as it was before the reload (desk-store.ts): its exports are graded again, its
+	 * rubrics loaded again. Nothing is stored until this has run, so a reload never wipes the desk.
+	 */
+	async restore(): Promise<void> {
+		if (this.#restoring) return this.#restoring;
+		this.#restoring = (async () => {
+			try {
+				const stored = await readStoredDesk();
+				if (stored) {
+					this.rubrics = [...stored.rubrics, ...this.rubrics];
+					if (stored.sources.length) this.#addSources(stored.sources);
+				}
+			} catch (error) {
+				this.notice = `The desk kept before the reload could not be read: ${error instanceof Error ? error.message : String(error)}`;
+			}
+			this.#restored = true;
+			this.#persist();
+		})();
+		return this.#restoring;
+	}
+
+	#restoring: Promise<void> | null = null;
+	#restored = false;
+
+	/** Keeps the desk's exports and rubrics for a reload; says so when the browser cannot. */
+	#persist(): void {
+		if (!this.#restored) return;
+		const stored = { sources: [...this.#sources.values()], rubrics: this.#rubricEntries() };
+		void writeStoredDesk(stored).then((problem) => {
+			if (problem) this.notice = `Not kept for a reload: ${problem}`;
+		});
+	}
+
+	#rubricEntries(): { name: string; rubric: ScenarioRubric }[] {
+		return this.rubrics.map((entry) => ({
+			name: entry.name,
+			rubric: $state.snapshot(entry.rubric) as ScenarioRubric
+		}));
+	}
+
+	/** "Clear desk": every row and rubric gone, here and in the stored desk. */
+	async clearDesk(): Promise<void> {
+		for (const id of [...this.#sources.keys()]) this.remove(id, false);
+		this.rubrics = [];
+		this.rubricErrors = [];
+		this.notice = '';
+		await clearStoredDesk().catch(() => undefined);
+	}
+
+	remove(id: number, keep = true): void {
 		this.#flush();
 		this.rows = this.rows.filter((row) => row.id !== id);
 		this.#sources.delete(id);
+		if (keep) this.#persist();
 		this.#waiting = this.#waiting.filter((waiting) => waiting.id !== id);
 		if (this.openId === id) this.open(null);
 		this.#owner.get(id)?.postMessage({ type: 'forget', id } satisfies GradeRequest);
@@ -303,6 +360,7 @@ export class GradingDesk {
 			{ name: file.name, rubric }
 		];
 		this.#rescore();
+		this.#persist();
 	}
 
 	/** Unloads one scenario's rubric (`scenarioId`), or every rubric. */
@@ -313,6 +371,7 @@ export class GradingDesk {
 				: this.rubrics.filter((entry) => entry.rubric.scenarioId !== scenarioId);
 		this.rubricErrors = [];
 		this.#rescore();
+		this.#persist();
 	}
 
 	#rubricList(): ScenarioRubric[] {
@@ -351,6 +410,7 @@ export class GradingDesk {
 	 */
 	prepare(): void {
 		this.#pool();
+		void this.restore();
 	}
 
 	dispose(): void {

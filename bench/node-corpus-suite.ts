@@ -26,6 +26,7 @@ export async function nodeCorpusSuiteFigure(runs = 5): Promise<{
 	tests_node: number;
 	tests_offline: number;
 	runs: number;
+	node_runs_with_failures: number;
 	node_ms: { median: number; min: number; max: number };
 	offline_ms: { median: number; min: number; max: number };
 	cold_runtime_load_ms: number;
@@ -43,10 +44,12 @@ export async function nodeCorpusSuiteFigure(runs = 5): Promise<{
 	const offlineMs: number[] = [];
 	let testsNode = 0;
 	let testsOffline = 0;
+	let nodeRunsWithFailures = 0;
 	try {
 		for (let run = 0; run < runs; run++) {
 			const real = await runWithRealNode(library);
-			if (real.exitCode !== 0) throw new Error(`real Node failed ${library.name}'s suite`);
+			// A loaded machine can fail one of real Node's timing-sensitive tests: counted, not fatal.
+			if (real.exitCode !== 0) nodeRunsWithFailures += 1;
 			nodeMs.push(real.wallMs);
 			testsNode = real.summary.pass;
 			started = performance.now();
@@ -66,6 +69,7 @@ export async function nodeCorpusSuiteFigure(runs = 5): Promise<{
 		tests_node: testsNode,
 		tests_offline: testsOffline,
 		runs,
+		node_runs_with_failures: nodeRunsWithFailures,
 		node_ms: node,
 		offline_ms: offline,
 		cold_runtime_load_ms: round(coldLoadMs, 1),

@@ -38,7 +38,13 @@ describe('the node:test corpus of real libraries', () => {
 
 	for (const library of manifest.libraries) {
 		it(`${library.name} ${library.version}: its own tests, with Node and offline`, async () => {
-			const [real, offline] = await Promise.all([runWithRealNode(library), runOffline(library)]);
+			const [firstReal, offline] = await Promise.all([
+				runWithRealNode(library),
+				runOffline(library)
+			]);
+			// On a loaded machine real Node can fail a timing-sensitive test (seen once in
+			// find-my-way's suite): one more run decides, the offline run is not repeated.
+			const real = firstReal.exitCode === 0 ? firstReal : await runWithRealNode(library);
 			const result: LibraryResult = {
 				name: library.name,
 				version: library.version,

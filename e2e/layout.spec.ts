@@ -134,3 +134,80 @@ test.describe('on a phone (390×844)', () => {
 		expect(await seriousViolations(page)).toEqual([]);
 	});
 });
+
+// Issue 29: phones from 360 to 430 px, the docked brief and the keyboard's ways out.
+for (const width of [360, 390, 430]) {
+	test.describe(`on a ${width} px phone`, () => {
+		test.use({ viewport: { width, height: 844 } });
+
+		test('nothing scrolls sideways; the actions are in a menu; hidden panes are inert', async ({
+			page
+		}) => {
+			test.setTimeout(90_000);
+			await openWithoutBrief(page);
+			const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+			expect(await pageWidth()).toBeLessThanOrEqual(width);
+			const actions = page.getByRole('navigation', { name: 'Scenario actions' });
+			await expect(actions).toBeHidden();
+			const menu = page.getByRole('button', { name: 'Menu' });
+			await menu.click();
+			await expect(menu).toHaveAttribute('aria-expanded', 'true');
+			for (const name of ['Brief', 'Reset scenario', 'Export zip', 'Share']) {
+				const box = await actions.getByRole('button', { name, exact: true }).boundingBox();
+				expect(box!.x + box!.width, name).toBeLessThanOrEqual(width);
+			}
+			await page.keyboard.press('Escape');
+			await expect(actions).toBeHidden();
+			await expect(menu).toBeFocused();
+
+			// The editor is shown: the tree behind it is inert, so Tab never reaches it.
+			const tree = page.getByRole('tree', { name: 'Workspace files', includeHidden: true });
+			expect(await tree.evaluate((element) => element.closest('[inert]') !== null)).toBe(true);
+
+			// The brief takes the workbench's place, inside the screen, and Esc closes it.
+			await menu.click();
+			await actions.getByRole('button', { name: 'Brief', exact: true }).click();
+			const brief = page.getByRole('dialog', { name: /JWT migration/ });
+			await expect(brief).toBeVisible();
+			const briefBox = await brief.boundingBox();
+			expect(briefBox!.x).toBeGreaterThanOrEqual(0);
+			expect(briefBox!.x + briefBox!.width).toBeLessThanOrEqual(width);
+			expect(await pageWidth()).toBeLessThanOrEqual(width);
+			expect(await seriousViolations(page)).toEqual([]);
+			await page.keyboard.press('Escape');
+			await expect(brief).toBeHidden();
+		});
+	});
+}
+
+test.describe('the brief and the keyboard at 1440×900', () => {
+	test.use({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+
+	test('the brief docks beside the workbench and Esc closes it from the terminal', async ({
+		page
+	}) => {
+		test.setTimeout(90_000);
+		await openWithoutBrief(page);
+		await page.getByRole('button', { name: 'Brief', exact: true }).click();
+		const brief = page.getByRole('dialog', { name: /JWT migration/ });
+		await expect(brief).toBeVisible();
+		const briefBox = (await brief.boundingBox())!;
+		const workbenchBox = (await page.locator('main.workbench').boundingBox())!;
+		// Beside, not over: the workbench ends where the brief starts.
+		expect(workbenchBox.x + workbenchBox.width).toBeLessThanOrEqual(briefBox.x + 1);
+		const composer = page.getByRole('textbox', { name: 'Message to the agent' });
+		await expect(composer).toBeVisible({ timeout: 30_000 });
+		expect((await composer.boundingBox())!.x + 10).toBeLessThan(briefBox.x);
+
+		await expect(page.locator('.xterm-rows')).toContainText('workspace $', { timeout: 30_000 });
+		const terminal = page.getByRole('textbox', { name: 'Terminal input' });
+		await terminal.focus();
+		// The way out of the terminal is shown and is the textbox's description.
+		const hint = page.getByText('Tab completes here. To move focus: press Esc then Tab');
+		await expect(hint).toBeVisible();
+		await expect(terminal).toHaveAccessibleDescription(/press Esc then Tab/);
+		await page.keyboard.press('Escape');
+		await expect(brief).toBeHidden();
+		expect(await seriousViolations(page)).toEqual([]);
+	});
+});

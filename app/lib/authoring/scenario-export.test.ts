@@ -129,6 +129,46 @@ describe('exportScenarioZip', () => {
 		expect(exportScenarioZip({ draft: { ...draft, rubric: 'criteria: [' }, files }).ok).toBe(false);
 	});
 
+	it("leaves out a demo that is another scenario's (its calls name intents these files lack)", () => {
+		const own = 'steps:\n  - call: select_active_intent\n    input: { intent_id: INT-002 }\n';
+		const kept = exportScenarioZip({ draft, files, demo: own });
+		expect(kept.ok && kept.demoLeftOut).toBe(undefined);
+		if (kept.ok) expect(readScenarioZip(kept.zip).bundle?.demo).toBe(own);
+		const stale = 'steps:\n  - call: select_active_intent\n    input: { intent_id: INT-007 }\n';
+		const exported = exportScenarioZip({ draft, files, demo: stale });
+		expect(exported.ok).toBe(true);
+		if (!exported.ok) return;
+		expect(exported.demoLeftOut?.[0]).toMatch(/demo\.yaml:3:\d+ .*"INT-007"/);
+		expect(readScenarioZip(exported.zip).bundle?.demo).toBeNull();
+		expect(Object.keys(unzipSync(exported.zip))).not.toContain('token-checks/demo.yaml');
+	});
+
+	it('shows every problem at once, each at its real line:column (issue 28)', () => {
+		const problems = draftProblems({
+			...draft,
+			title: '',
+			rubric:
+				'criteria:\n  - intent: INT-001\n    points: 10\npartial_credit: true\nminimum: a: b\n'
+		});
+		// The YAML error is on line 5 (not 1:1), and the empty title is named alongside it.
+		expect(problems).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ field: expect.stringMatching(/^rubric:5:\d+$/), line: 5 }),
+				expect.objectContaining({ field: 'title' })
+			])
+		);
+		const placed = draftProblems({
+			...draft,
+			rubric: 'criteria:\n  - intent: INT-001\n    points: -3\nbonus: 4\n'
+		});
+		expect(placed).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ field: 'rubric.criteria.0.points', line: 3, column: 13 }),
+				expect.objectContaining({ line: 4, column: 1 })
+			])
+		);
+	});
+
 	it('carries numbered steps with a solution both ways', () => {
 		const steps =
 			'- title: Add verifyToken\n  brief: Add it to src/auth.ts.\n  intents: [INT-001]\n  solution:\n    files:\n      src/auth.ts: |\n        export const verifyToken = 1;\n- title: Document it\n  brief: Say so in docs/.\n  intents: [INT-002]\n';

@@ -6,6 +6,7 @@ import { governancePathKind } from '../../../hooks/paths/protected-paths.js';
 import type { ScenarioProblem } from '../../../hooks/scenarios/scenario-problem.js';
 import { scenarioManifestSchema } from '../../../hooks/scenarios/scenario-schema.js';
 import { readScenarioZip } from '../../../hooks/scenarios/scenario-zip.js';
+import { readYamlWithPositions } from '../../../hooks/yaml/yaml-position.js';
 
 /** What the author edits about a scenario besides its files. */
 export interface ScenarioDraft {
@@ -33,6 +34,9 @@ export interface ScenarioDraft {
 export interface AuthoringProblem {
 	field: string;
 	message: string;
+	/** Where in the field's own YAML (rubric, steps), when the problem has a place there. */
+	line?: number;
+	column?: number;
 }
 
 /**
@@ -59,34 +63,43 @@ export function scenarioFilesOf(files: Iterable<[string, Uint8Array]>): Map<stri
 function readYamlField(
 	text: string,
 	field: 'rubric' | 'steps'
-): { value: unknown } | { problem: AuthoringProblem } | null {
+): { value: unknown } | { problems: AuthoringProblem[] } | null {
 	if (!text.trim()) return null;
-	const document = parseDocument(text, { prettyErrors: false });
-	const [error] = document.errors;
-	if (error) {
-		const [line, column] = error.linePos?.[0]
-			? [error.linePos[0].line, error.linePos[0].col]
-			: [1, 1];
+	// Every error at once, each at its own line:column (prettyErrors computes linePos; without it
+	// every error was placed at 1:1).
+	const document = parseDocument(text, { prettyErrors: true });
+	if (document.errors.length > 0) {
 		return {
-			problem: {
-				field: `${field}:${line}:${column}`,
-				message: error.message.split('\n')[0] ?? 'not valid YAML'
-			}
+			problems: document.errors.map((error) => {
+				const [line, column] = error.linePos?.[0]
+					? [error.linePos[0].line, error.linePos[0].col]
+					: [1, 1];
+				return {
+					field: `${field}:${line}:${column}`,
+					message: error.message.split('\n')[0] ?? 'not valid YAML',
+					line,
+					column
+				};
+			})
 		};
 	}
 	if (field === 'rubric' && !isMap(document.contents))
 		return {
-			problem: {
-				field,
-				message: 'the rubric is a mapping: criteria, partial_credit, penalties, minimum'
-			}
+			problems: [
+				{
+					field,
+					message: 'the rubric is a mapping: criteria, partial_credit, penalties, minimum'
+				}
+			]
 		};
 	if (field === 'steps' && !isSeq(document.contents))
 		return {
-			problem: {
-				field,
-				message: 'steps is a list: "- title: …" with brief, intents and an optional solution'
-			}
+			problems: [
+				{
+					field,
+					message: 'steps is a list: "- title: …" with brief, intents and an optional solution'
+				}
+			]
 		};
 	return { value: document.toJS() as unknown };
 }
@@ -110,18 +123,35 @@ export function manifestOf(draft: ScenarioDraft): Record<string, unknown> {
 	};
 }
 
-/** The draft's problems by field, as the manifest schema words them. */
+/**
+ * Every problem of the draft at once, by field, as the manifest schema words them: YAML errors of
+ * the rubric and the steps at their line:column, and the schema's problems of every other field
+ * alongside (a broken rubric no longer hides a missing title). A schema problem inside the rubric
+ * or the steps carries its line:column in that field's YAML too.
+ */
 export function draftProblems(draft: ScenarioDraft): AuthoringProblem[] {
-	const yamlProblems = [readYamlField(draft.rubric, 'rubric'), readYamlField(draft.steps, 'steps')]
-		.map((read) => (read && 'problem' in read ? read.problem : null))
-		.filter((problem) => problem !== null);
-	if (yamlProblems.length > 0) return yamlProblems;
+	const yamlProblems = [
+		readYamlField(draft.rubric, 'rubric'),
+		readYamlField(draft.steps, 'steps')
+	].flatMap((read) => (read && 'problems' in read ? read.problems : []));
 	const checked = scenarioManifestSchema.safeParse(manifestOf(draft));
-	if (checked.success) return [];
-	return checked.error.issues.map((issue) => ({
-		field: issue.path.map(String).join('.') || 'scenario',
-		message: issue.message
-	}));
+	if (checked.success) return yamlProblems;
+	const texts: Record<string, string> = { rubric: draft.rubric, steps: draft.steps };
+	const schemaProblems = checked.error.issues.map((issue): AuthoringProblem => {
+		const field = issue.path.map(String).join('.') || 'scenario';
+		const [root, ...inside] = issue.path as (string | number)[];
+		const text = typeof root === 'string' ? texts[root] : undefined;
+		// An unknown key is placed at the key, as the validator does.
+		const unknown = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+		if (text === undefined || (inside.length === 0 && unknown === undefined))
+			return { field, message: issue.message };
+		const read = readYamlWithPositions(text);
+		if (!read.ok) return { field, message: issue.message };
+		const at =
+			unknown === undefined ? read.yaml.valueAt(inside) : read.yaml.keyAt([...inside, unknown]);
+		return { field, message: issue.message, line: at.line, column: at.column };
+	});
+	return [...yamlProblems, ...schemaProblems];
 }
 
 /**
@@ -134,7 +164,15 @@ export function exportScenarioZip(options: {
 	draft: ScenarioDraft;
 	files: Iterable<[string, Uint8Array]>;
 	demo?: string | null;
-}): { ok: true; zip: Uint8Array; fileName: string } | { ok: false; problems: AuthoringProblem[] } {
+}):
+	| {
+			ok: true;
+			zip: Uint8Array;
+			fileName: string;
+			/** Why the workspace's demo was left out (it is another scenario's), or absent. */
+			demoLeftOut?: string[];
+	  }
+	| { ok: false; problems: AuthoringProblem[] } {
 	const fieldProblems = draftProblems(options.draft);
 	if (fieldProblems.length > 0) return { ok: false, problems: fieldProblems };
 	const folder = options.draft.id;
@@ -147,8 +185,26 @@ export function exportScenarioZip(options: {
 	for (const [path, bytes] of scenarioFilesOf(options.files))
 		entries.set(`${folder}/files/${path}`, bytes);
 	if (options.demo) entries.set(`${folder}/demo.yaml`, encoder.encode(options.demo));
-	const zip = zipEntries(entries);
-	const readBack = readScenarioZip(zip);
+	let zip = zipEntries(entries);
+	let readBack = readScenarioZip(zip);
+	// A demo that names intents these files do not have is another scenario's (a blank scenario
+	// started in a built-in's workspace): it is left out, and the author told why, rather than
+	// shipping a demo that fails on "Run the demo.".
+	const demoEntry = `${folder}/demo.yaml`;
+	if (
+		!readBack.bundle &&
+		entries.has(demoEntry) &&
+		readBack.problems.length > 0 &&
+		readBack.problems.every((problem) => problem.file === 'demo.yaml')
+	) {
+		const demoLeftOut = readBack.problems.map(
+			(problem) => `${problemOf(problem).field} ${problem.message}`
+		);
+		entries.delete(demoEntry);
+		zip = zipEntries(entries);
+		readBack = readScenarioZip(zip);
+		if (readBack.bundle) return { ok: true, zip, fileName: `${folder}.zip`, demoLeftOut };
+	}
 	if (!readBack.bundle) return { ok: false, problems: readBack.problems.map(problemOf) };
 	return { ok: true, zip, fileName: `${folder}.zip` };
 }

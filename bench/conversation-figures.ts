@@ -10,6 +10,7 @@ import type { LedgerEvent, LedgerEventDraft } from '../hooks/ledger/ledger-event
 import { createTestPipeline } from '../hooks/pipeline/pipeline-test-kit.js';
 import { buildAuditLedger, steadyClock } from './audit-ledger.js';
 import { summarize } from './statistics.js';
+import type { Intent } from '../hooks/intents/intent.js';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -57,6 +58,7 @@ export async function conversationEntryRecording(samples = 500) {
 async function ledgerWithConversation(auditEvents: number): Promise<{
 	events: LedgerEvent[];
 	intentsYaml: string;
+	intents: Intent[];
 	mutations: number;
 }> {
 	const audit = await buildAuditLedger({ events: auditEvents });
@@ -135,7 +137,12 @@ async function ledgerWithConversation(auditEvents: number): Promise<{
 			);
 	}
 	const events = await new LedgerChain({ clock: steadyClock() }).sealAll(drafts);
-	return { events, intentsYaml: audit.intentsYaml, mutations: audit.mutations };
+	return {
+		events,
+		intentsYaml: audit.intentsYaml,
+		intents: audit.intents,
+		mutations: audit.mutations
+	};
 }
 
 /** "An export of 10k trace records with their conversation still ≤ 1 s" (the IDE's zip, in Node). */
@@ -148,6 +155,7 @@ export async function exportTenThousandWithConversation() {
 		await orchestrationZip({
 			events: ledger.events,
 			activeIntentsYaml: ledger.intentsYaml,
+			intents: ledger.intents,
 			files: new Map([['README.md', new TextEncoder().encode('# bench\n')]]),
 			folder: 'bench'
 		});

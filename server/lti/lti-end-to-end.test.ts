@@ -262,6 +262,36 @@ describe('LTI 1.3 end to end against a local platform (real HTTP, real signature
 			gradingProgress: 'FullyGraded'
 		});
 		expect(platform.clientAssertions.length).toBeGreaterThan(0);
+		// /grade names the witnessed ledger: the server finds its learner and checks its scenario.
+		const issued = await service.issueLedger(
+			(await service.admitLearner('Ada Learner', learnerId)).token,
+			{ scenario: 'jwt-auth' },
+			'127.0.0.1'
+		);
+		const ledger = (issued.body as { certificate: { ledger: string } }).certificate.ledger;
+		const byLedger = await sendScore({
+			ledger,
+			scenario: 'jwt-auth',
+			score_given: 8,
+			score_maximum: 10,
+			comment: 'by ledger'
+		});
+		expect(byLedger.status).toBe(200);
+		expect(platform.scores.at(-1)?.body).toMatchObject({ userId: 'student-1', scoreGiven: 8 });
+		const wrongScenario = await sendScore({
+			ledger,
+			scenario: 'other-scenario',
+			score_given: 1,
+			score_maximum: 1
+		});
+		expect(wrongScenario.status).toBe(409);
+		const noLedger = await sendScore({
+			ledger: 'no-such-ledger-000',
+			scenario: 'jwt-auth',
+			score_given: 1,
+			score_maximum: 1
+		});
+		expect(noLedger.status).toBe(404);
 		const manual = await sendScore({
 			learner: learnerId,
 			scenario: 'jwt-auth',

@@ -238,8 +238,22 @@ export class LtiTool {
 		} catch {
 			return Response.json({ error: 'send JSON' }, { status: 400 });
 		}
+		// /grade names the witnessed ledger it graded: its learner and scenario are the server's own.
+		let learnerId = typeof body.learner === 'string' ? body.learner : '';
+		if (typeof body.ledger === 'string') {
+			const ledger = await this.classService.store.ledger(body.ledger);
+			if (!ledger)
+				return Response.json({ error: 'the class server holds no such ledger' }, { status: 404 });
+			if (ledger.scenario !== null && ledger.scenario !== body.scenario) {
+				return Response.json(
+					{ error: `that ledger is for scenario ${ledger.scenario}, not ${String(body.scenario)}` },
+					{ status: 409 }
+				);
+			}
+			learnerId = ledger.learner.id;
+		}
 		const scoreRequest: ScoreRequest = {
-			learnerId: String(body.learner ?? ''),
+			learnerId,
 			scenario: String(body.scenario ?? ''),
 			scoreGiven: Number(body.score_given),
 			scoreMaximum: Number(body.score_maximum),
@@ -248,7 +262,10 @@ export class LtiTool {
 		};
 		if (!scoreRequest.learnerId || !scenarioPattern.test(scoreRequest.scenario)) {
 			return Response.json(
-				{ error: 'send {learner, scenario, score_given, score_maximum, pending_manual, comment}' },
+				{
+					error:
+						'send {ledger or learner, scenario, score_given, score_maximum, pending_manual, comment}'
+				},
 				{ status: 400 }
 			);
 		}

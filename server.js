@@ -35,6 +35,34 @@ export function withCrossOriginIsolation(handler) {
 	};
 }
 
+/** The LTI routes an LMS (or the tool's own no-referrer page) posts forms to, cross-site by design. */
+const ltiFormRoutes = new Set(['/api/lti/login', '/api/lti/launch', '/api/lti/deep-link']);
+/** What an LTI form post's content type becomes (server/lti/lti-tool.ts reads it as a form). */
+export const ltiFormContentType = 'application/x-threadline-lti-form';
+
+/**
+ * SvelteKit refuses cross-site form posts (CSRF), and its trusted origins are fixed at build
+ * time, while an LTI launch is a form post from the LMS by design. For exactly these routes the
+ * form's content type is renamed, so SvelteKit lets it through to server/lti, whose protection is
+ * the single-use state and the platform's signed id_token, not the Origin header.
+ * @param {ConnectHandler} handler
+ * @returns {ConnectHandler}
+ */
+export function withLtiFormPosts(handler) {
+	return (request, response, next) => {
+		const path = (request.url ?? '').split('?')[0] ?? '';
+		const type = request.headers['content-type'] ?? '';
+		if (
+			request.method === 'POST' &&
+			ltiFormRoutes.has(path) &&
+			type.toLowerCase().startsWith('application/x-www-form-urlencoded')
+		) {
+			request.headers['content-type'] = ltiFormContentType;
+		}
+		handler(request, response, next);
+	};
+}
+
 /**
  * @param {string | undefined} text
  * @returns {number}
@@ -94,7 +122,9 @@ export async function start({
 	// Loopback by default: crossOriginIsolated needs a secure context, which plain http only is on
 	// localhost. Set HOST=0.0.0.0 in a container or behind a TLS-terminating proxy.
 	const host = process.env.HOST ?? '127.0.0.1';
-	const server = createServer(withCrossOriginIsolation(await loadHandler(handlerUrl)));
+	const server = createServer(
+		withCrossOriginIsolation(withLtiFormPosts(await loadHandler(handlerUrl)))
+	);
 	server.listen(port, host, () => {
 		console.log(`Threadline listening on http://${host}:${port}`);
 	});

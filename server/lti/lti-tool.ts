@@ -300,7 +300,13 @@ function scoreView(score: QueuedScore) {
 
 async function readForm(request: Request): Promise<URLSearchParams | null> {
 	const type = request.headers.get('content-type') ?? '';
-	if (!type.startsWith('application/x-www-form-urlencoded')) return null;
+	// The second: server.js renames an LMS's cross-site form post past SvelteKit's CSRF check.
+	if (
+		!type.startsWith('application/x-www-form-urlencoded') &&
+		!type.startsWith('application/x-threadline-lti-form')
+	) {
+		return null;
+	}
 	const text = await request.text();
 	if (text.length > maxFormBytes) return null;
 	return new URLSearchParams(text);

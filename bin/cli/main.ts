@@ -25,10 +25,11 @@ Usage:
       --witness <url> --token <instructor token> [--ledger <id>]  also compare with the server's copy
   threadline class init
       Print a new class code and instructor token for class mode (npm start).
-  threadline report <dir|zip> [--format md|csv|json|sarif] [--rubric <scenario.yaml|folder>]
+  threadline report <dir|zip> [--format md|csv|json|sarif] [--rubric <scenario.yaml|folder|folder of scenarios>]
       Per intent: files, lines, refactor vs evolution, blocked calls, approvals, lessons, and
       the acceptance criteria as complete_intent recorded them (threadline check re-runs them).
-      With a rubric, score and max_score columns.
+      With rubrics (each scores only exports of its own scenario): scenario, score,
+      max_score and score_note columns.
       A folder of several exports gives one CSV row each.
   threadline check <dir|zip> [--intent ID] [--json | --format text|json|junit] [--timeout seconds]
                    [--deadline seconds] [--max-write-mb MB] [--sandbox-memory-mb MB]

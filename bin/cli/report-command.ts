@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
 	auditSeq,
@@ -37,10 +37,10 @@ export async function reportCommand(
 		throw new UsageError(`--format must be one of ${formats.join(', ')}`);
 	const source = positional[0] as string;
 	const rubricSource = values.get('rubric');
-	const rubric = rubricSource === undefined ? null : await readRubric(rubricSource);
-	const scored = rubric !== null;
+	const rubrics = rubricSource === undefined ? [] : await readRubrics(rubricSource);
+	const scored = rubrics.length > 0;
 	// A rubric scores only exports of its own scenario (the others say why in score_note).
-	const options = { ...nodeVerifyPorts, rubrics: rubric ? [rubric] : [] };
+	const options = { ...nodeVerifyPorts, rubrics };
 	// Compiled while the exports are read, for ledgers large enough to verify on both cores.
 	void verifyHelperThreads.prepare();
 
@@ -146,13 +146,44 @@ export async function reportCommand(
 }
 
 /**
- * The rubric of a scenario (its scenario.yaml, or the scenario folder), validated with line:column,
- * with the scenario it belongs to (the manifest's id): it scores only that scenario's exports.
+ * The rubrics `--rubric` names: a scenario.yaml, a scenario folder, or a folder of scenario folders
+ * (a class that did several exercises: each scenario with a `rubric:` scores its own exports).
  */
-async function readRubric(source: string): Promise<ScenarioRubric> {
+async function readRubrics(source: string): Promise<ScenarioRubric[]> {
 	const info = await stat(source).catch(() => null);
 	if (!info) throw new UsageError(`${source} does not exist`);
-	const path = info.isDirectory() ? join(source, 'scenario.yaml') : source;
+	if (!info.isDirectory()) return [await readRubric(source)];
+	const own = join(source, 'scenario.yaml');
+	if (await stat(own).catch(() => null)) return [await readRubric(own)];
+	const rubrics: ScenarioRubric[] = [];
+	const children = await readdir(source, { withFileTypes: true });
+	for (const child of children.sort((left, right) => (left.name < right.name ? -1 : 1))) {
+		const path = join(source, child.name, 'scenario.yaml');
+		if (!child.isDirectory() || !(await stat(path).catch(() => null))) continue;
+		const rubric = await readRubric(path, { optional: true });
+		if (rubric) rubrics.push(rubric);
+	}
+	if (rubrics.length === 0)
+		throw new UsageError(`${source} holds no scenario with a rubric: section`);
+	const ids = rubrics.map((rubric) => rubric.scenarioId);
+	const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
+	if (repeated) throw new UsageError(`${source}: two rubrics for scenario "${repeated}"`);
+	return rubrics;
+}
+
+/**
+ * The rubric of one scenario.yaml, validated with line:column, with the scenario it belongs to
+ * (the manifest's id): it scores only that scenario's exports.
+ */
+async function readRubric(
+	path: string,
+	options: { optional: true }
+): Promise<ScenarioRubric | null>;
+async function readRubric(path: string): Promise<ScenarioRubric>;
+async function readRubric(
+	path: string,
+	options: { optional?: boolean } = {}
+): Promise<ScenarioRubric | null> {
 	const text = await readFile(path, 'utf8').catch(() => {
 		throw new UsageError(`${path} cannot be read`);
 	});
@@ -163,7 +194,10 @@ async function readRubric(source: string): Promise<ScenarioRubric> {
 				.map((error) => `${path}:${error.line}:${error.column} ${error.message}`)
 				.join('\n')
 		);
-	if (!parsed.manifest.rubric) throw new UsageError(`${path} has no rubric: section`);
+	if (!parsed.manifest.rubric) {
+		if (options.optional) return null;
+		throw new UsageError(`${path} has no rubric: section`);
+	}
 	return {
 		scenarioId: parsed.manifest.id,
 		title: parsed.manifest.title,

@@ -8,7 +8,9 @@ export type ClassRoute =
 	| { name: 'join' }
 	| { name: 'ledgers' }
 	| { name: 'events'; ledger: string }
-	| { name: 'head'; ledger: string };
+	| { name: 'head'; ledger: string }
+	| { name: 'log-checkpoint' }
+	| { name: 'log-proof'; kind: 'inclusion' | 'consistency' };
 
 /**
  * One class API request in, one JSON response out: method check, body size cap, JSON parsing,
@@ -54,6 +56,14 @@ export async function handleClassRequest(
 			}
 			case 'head':
 				return json(await service.head(token, route.ledger, address));
+			case 'log-checkpoint': {
+				const result = await service.logCheckpoint(address);
+				return typeof result.body === 'string'
+					? new Response(result.body, { status: result.status, headers: result.headers })
+					: json(result);
+			}
+			case 'log-proof':
+				return json(await service.logProof(route.kind, new URL(request.url).searchParams, address));
 			case 'events': {
 				if (method === 'GET') return json(await service.ledgerEvents(token, route.ledger, address));
 				// Authenticate before reading a large body from a stranger.
@@ -164,5 +174,14 @@ export function classRouteOf(pathname: string): ClassRoute | null {
 	if (parts.length === 3 && parts[0] === 'ledgers' && parts[2] === 'head') {
 		return { name: 'head', ledger: decodeURIComponent(parts[1] as string) };
 	}
+	if (parts.length === 2 && parts[0] === 'log' && parts[1] === 'checkpoint')
+		return { name: 'log-checkpoint' };
+	if (
+		parts.length === 3 &&
+		parts[0] === 'log' &&
+		parts[1] === 'proof' &&
+		(parts[2] === 'inclusion' || parts[2] === 'consistency')
+	)
+		return { name: 'log-proof', kind: parts[2] };
 	return null;
 }

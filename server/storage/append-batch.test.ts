@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEvent } from '../../hooks/ledger/ledger-event.js';
 import { fixtureEvents } from '../testing/ledger-fixture.js';
+import { appendBatchInTransaction, StaleHeadError } from './append-batch.js';
 import { ClassStore, type AppendOutcome, type StoredEvent } from './class-store.js';
+import type { SqlExecutor } from './sql-database.js';
 import { openEmbeddedDatabase } from './embedded-database.js';
 import { migrate } from './migrations.js';
 
@@ -141,5 +143,60 @@ describe('appends sharing one transaction', () => {
 		]);
 		expect(outcomes[0]).toMatchObject({ ok: true, seq: 3 });
 		expect(outcomes[1]).toMatchObject({ ok: false, reason: 'copy', kind: 'copy' });
+	});
+
+	it('moves a head only from the head it read: a head moved meanwhile fails the batch, never two heads', async () => {
+		const ledger = 'ledger-6-stale';
+		await store.appendEvents(ledger, 'ada', stored(events.slice(0, 2)), at);
+		// Another writer moves the head between this batch's read and its write (as a writer that
+		// ignored the row lock, or an isolation level weaker than assumed, would).
+		// (In the batch's own transaction: the embedded database has one connection.)
+		const meddling = (transaction: SqlExecutor): SqlExecutor => ({
+			query: async (sql, parameters) => {
+				if (sql.trimStart().startsWith('UPDATE ledgers AS l'))
+					await transaction.query('UPDATE ledgers SET head_seq = 3, head_hash = $1 WHERE id = $2', [
+						events[2]?.hash,
+						ledger
+					]);
+				return transaction.query(sql, parameters);
+			}
+		});
+		await expect(
+			store.database.transaction((transaction) =>
+				appendBatchInTransaction(meddling(transaction), [
+					{ ledgerId: ledger, learnerId: 'ada', events: stored(events.slice(2, 4)), receivedAt: at }
+				])
+			)
+		).rejects.toBeInstanceOf(StaleHeadError);
+		// Rolled back: retried, the append extends the one stored head.
+		expect(await store.appendEvents(ledger, 'ada', stored(events.slice(2, 4)), at)).toMatchObject({
+			ok: true,
+			seq: 4
+		});
+		expect((await store.ledgerLines(ledger)).map((line) => JSON.parse(line).seq)).toEqual([
+			1, 2, 3, 4
+		]);
+	});
+
+	it('gives every stored event one leaf of the class log, in order, and each receipt its head leaf', async () => {
+		const outcomes = await together([
+			{ ledger: 'ledger-7-one', learner: 'ada', events: events.slice(0, 3) },
+			{ ledger: 'ledger-7-two', learner: 'bob', events: (await fixtureEvents(2)).slice(0, 2) }
+		]);
+		const [one, two] = outcomes.map((outcome) =>
+			outcome.ok && 'log' in outcome ? outcome.log : undefined
+		);
+		expect(two?.index).toBe((one?.index ?? 0) + 2);
+		const rows = await store.database.query<{ index: string; ledger_id: string; seq: number }>(
+			'SELECT index, ledger_id, seq FROM log_leaves WHERE index > $1 - 3 AND index <= $2 ORDER BY index',
+			[one?.index, two?.index]
+		);
+		expect(rows.map((row) => `${row.ledger_id}:${row.seq}`)).toEqual([
+			'ledger-7-one:1',
+			'ledger-7-one:2',
+			'ledger-7-one:3',
+			'ledger-7-two:1',
+			'ledger-7-two:2'
+		]);
 	});
 });

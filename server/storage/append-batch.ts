@@ -1,6 +1,7 @@
 import { genesisHash } from '../../hooks/ledger/ledger-event.js';
 import type { SqlExecutor } from './sql-database.js';
 import type { AppendOutcome, StoredEvent } from './class-store.js';
+import { appendToClassLog } from './class-log.js';
 
 export interface PendingAppend {
 	ledgerId: string;
@@ -15,6 +16,9 @@ interface Head {
 	learnerId: string;
 	seq: number;
 	hash: string;
+	/** The head as stored when the batch locked it: the head update is conditional on it. */
+	storedSeq: number;
+	storedHash: string;
 	/** The hash of the ledger's seq 1 once it has one: the history this ledger is bound to. */
 	genesis: string | null;
 	scenario: string | null;
@@ -75,6 +79,8 @@ export async function appendBatchInTransaction(
 			learnerId: row.learner_id,
 			seq: Number(row.head_seq),
 			hash: row.head_hash,
+			storedSeq: Number(row.head_seq),
+			storedHash: row.head_hash,
 			genesis: row.genesis_hash,
 			scenario: row.scenario,
 			binds: false,
@@ -90,11 +96,15 @@ export async function appendBatchInTransaction(
 	const holders = await historyHolders(transaction, appends, heads);
 	const inserts: { ledgerId: string; event: StoredEvent; receivedAt: string }[] = [];
 	const outcomes: AppendOutcome[] = [];
+	/** Per outcome, the insert of its head event when it stored events (its leaf in the log). */
+	const headInserts: (number | null)[] = [];
 	for (const append of appends) {
 		const head = heads.get(append.ledgerId);
 		if (!head) throw new Error(`ledger ${append.ledgerId} vanished inside its transaction`);
 		const held = await checkHistoryHeld(transaction, append, head, holders);
-		outcomes.push(held ?? (await checkAppend(transaction, append, head, inserts)));
+		const outcome = held ?? (await checkAppend(transaction, append, head, inserts));
+		outcomes.push(outcome);
+		headInserts.push(outcome.ok && outcome.stored > 0 ? inserts.length - 1 : null);
 	}
 
 	if (inserts.length > 0) {
@@ -110,20 +120,35 @@ export async function appendBatchInTransaction(
 			]
 		);
 	}
+	// Every stored event becomes a leaf of the class log, in the order stored; each receipt learns
+	// its head event's leaf, the tree right after it and its inclusion proof.
+	const positions = await appendToClassLog(
+		transaction,
+		inserts.map((row) => ({ ledgerId: row.ledgerId, seq: row.event.seq, hash: row.event.hash }))
+	);
+	outcomes.forEach((outcome, index) => {
+		const insert = headInserts[index];
+		if (outcome.ok && 'stored' in outcome && insert !== null && insert !== undefined)
+			outcome.log = positions[insert];
+	});
 	const moved = [...heads].filter(([, head]) => head.moved);
 	if (moved.length > 0) {
 		// A ledger's genesis and scenario are written once, by its first append (COALESCE keeps
 		// them); the unique index on genesis_hash refuses a second ledger of the same history even
 		// when another instance's batch claims it at the same moment (the batch fails, its appends
-		// are retried alone and then see the holder).
-		await transaction.query(
+		// are retried alone and then see the holder). The update is conditional: a head moves only
+		// from the head this batch read and locked (seq and hash), so the batch never relies on an
+		// isolation level; a head anyone moved meanwhile fails the batch, whose appends are then
+		// retried alone (class-store.ts) against the head as it is.
+		const updated = await transaction.query(
 			`UPDATE ledgers AS l SET head_seq = v.seq, head_hash = v.hash,
 				mutations = l.mutations + v.mutations, blocked = l.blocked + v.blocked, updated_at = v.at,
 				genesis_hash = COALESCE(l.genesis_hash, v.genesis), scenario = COALESCE(l.scenario, v.scenario)
 			FROM unnest($1::text[], $2::integer[], $3::text[], $4::integer[], $5::integer[], $6::timestamptz[],
-				$7::text[], $8::text[])
-				AS v(id, seq, hash, mutations, blocked, at, genesis, scenario)
-			WHERE l.id = v.id`,
+				$7::text[], $8::text[], $9::integer[], $10::text[])
+				AS v(id, seq, hash, mutations, blocked, at, genesis, scenario, old_seq, old_hash)
+			WHERE l.id = v.id AND l.head_seq = v.old_seq AND l.head_hash = v.old_hash
+			RETURNING l.id`,
 			[
 				moved.map(([id]) => id),
 				moved.map(([, head]) => head.seq),
@@ -132,11 +157,23 @@ export async function appendBatchInTransaction(
 				moved.map(([, head]) => head.blocked),
 				moved.map(([, head]) => head.receivedAt),
 				moved.map(([, head]) => (head.binds ? head.genesis : null)),
-				moved.map(([, head]) => (head.binds ? head.scenario : null))
+				moved.map(([, head]) => (head.binds ? head.scenario : null)),
+				moved.map(([, head]) => head.storedSeq),
+				moved.map(([, head]) => head.storedHash)
 			]
 		);
+		if (updated.length !== moved.length) {
+			throw new StaleHeadError(
+				`${moved.length - updated.length} of ${moved.length} ledger heads moved under this batch`
+			);
+		}
 	}
 	return outcomes;
+}
+
+/** A head this batch read was moved by someone else before the batch wrote its own. */
+export class StaleHeadError extends Error {
+	override name = 'StaleHeadError';
 }
 
 /** One append's checks against the head as the batch has moved it so far. */

@@ -24,7 +24,14 @@ export async function rehearseAppends(
 	// temporary schema is searched first), so the same statements run without touching them:
 	// rolled-back rows in the real tables would stay behind as dead rows, and PGlite runs no
 	// autovacuum (measured: ledger_events grew ~12 MB per start; vacuumed, still ~5 MB creeping).
-	for (const table of ['learners', 'ledgers', 'ledger_events', 'learner_usage'])
+	for (const table of [
+		'learners',
+		'ledgers',
+		'ledger_events',
+		'learner_usage',
+		'log_leaves',
+		'log_state'
+	])
 		await transaction.query(
 			`CREATE TEMPORARY TABLE ${table} (LIKE public.${table} INCLUDING ALL) ON COMMIT DROP`
 		);

@@ -1,5 +1,6 @@
 import { genesisHash } from '../../hooks/ledger/ledger-event.js';
 import type { PendingAppend } from './append-batch.js';
+import type { LogPosition } from './class-log.js';
 import type { SqlDatabase } from './sql-database.js';
 import {
 	appendBatchWithinQuotas,
@@ -39,6 +40,8 @@ export type AppendOutcome =
 			/** The hash of the ledger's seq 1 (null for a ledger stored before ledgers were bound). */
 			genesis: string | null;
 			scenario: string | null;
+			/** The head event's place in the class log, when this append stored events (class-log.ts). */
+			log?: LogPosition;
 	  }
 	| { ok: false; reason: 'foreign' }
 	/** The same learner's ledger `ledger` already holds this history: continue that one. */

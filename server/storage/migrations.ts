@@ -200,6 +200,25 @@ export const migrations: readonly { version: number; name: string; sql: string }
 			CREATE INDEX lti_scores_due ON lti_scores (status, next_attempt_at);
 			CREATE INDEX lti_scores_by_learner ON lti_scores (learner_id, scenario)
 		`
+	},
+	{
+		version: 6,
+		name: 'the class log: one Merkle tree of every stored event (leaves and frontier)',
+		// log_state's one row is created by the first append (storage/class-log.ts). Events
+		// stored before this version are not leaves of the log (their receipts have no log part).
+		sql: `
+			CREATE TABLE log_leaves (
+				index bigint PRIMARY KEY,
+				ledger_id text NOT NULL,
+				seq integer NOT NULL,
+				leaf_hash text NOT NULL
+			);
+			CREATE TABLE log_state (
+				id integer PRIMARY KEY CHECK (id = 1),
+				size bigint NOT NULL,
+				frontier text NOT NULL
+			)
+		`
 	}
 ];
 

@@ -1,3 +1,4 @@
+import { verify } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,13 @@ import { ClassService } from '../class-service.js';
 import { receiptSignatureValid } from '../witness/receipt.js';
 import { publicKeyFromBase64, signingKeyFileName } from '../witness/signing-key.js';
 import { fixtureEvents } from './ledger-fixture.js';
+import { classLogLeafHash } from '../../hooks/witness/class-log-leaf.js';
+import { verifyConsistency, verifyInclusion } from '../../hooks/witness/merkle-log.js';
+import {
+	noteSignedBy,
+	parseCheckpointNote,
+	type VerifySignature
+} from '../../hooks/witness/signed-note.js';
 
 export const instructorToken = 'tl_instructor_test-token-0123456789abcdef';
 export const classCode = 'CODE-1234-ABCD';
@@ -134,6 +142,7 @@ export function classApiSuite(databaseUrl: () => string | null): void {
 			'learner',
 			'learner_name',
 			'ledger',
+			'log',
 			'received_at',
 			'seq'
 		]);
@@ -154,6 +163,117 @@ export function classApiSuite(databaseUrl: () => string | null): void {
 		expect(copy.status).toBe(200);
 		expect(copy.body.events).toEqual([...first, ...more]);
 		expect(copy.body.head_seq).toBe(15);
+	});
+
+	it('puts every stored event in one signed, append-only class log: receipts and proofs verify, a rewritten store does not', async () => {
+		const token = await join_('Logger');
+		const rawKey = new Uint8Array(Buffer.from(service.publicKey, 'base64'));
+		const verifyPort: VerifySignature = (message, signature, key) =>
+			verify(null, message, publicKeyFromBase64(Buffer.from(key).toString('base64')), signature);
+		const origin = 'threadline/cs101';
+		const signedCheckpoint = (text: string) => {
+			const note = parseCheckpointNote(text);
+			if (note instanceof Error) throw note;
+			expect(note.checkpoint.origin).toBe(origin);
+			expect(noteSignedBy(note, origin, rawKey, verifyPort)).toBe(true);
+			return note.checkpoint;
+		};
+		const b64 = (hashes: string[]) =>
+			hashes.map((hash) => new Uint8Array(Buffer.from(hash, 'base64')));
+		const ledger = 'ledger-logger-001';
+		const first = await fixtureEvents(6);
+		const more = await fixtureEvents(4, first);
+		const receipts = [
+			(await append(ledger, token, first)).body.receipt,
+			(await append(ledger, token, more)).body.receipt
+		];
+		for (const receipt of receipts) {
+			const log = receipt.log;
+			expect(log.size).toBe(log.index + 1);
+			const checkpoint = signedCheckpoint(log.checkpoint);
+			expect(checkpoint.size).toBe(log.size);
+			expect(Buffer.from(checkpoint.root).toString('base64')).toBe(log.root);
+			const leaf = classLogLeafHash(ledger, receipt.seq, receipt.head_hash);
+			expect(verifyInclusion(leaf, log.index, log.size, b64(log.inclusion), checkpoint.root)).toBe(
+				true
+			);
+			expect(
+				verifyInclusion(leaf, log.index, log.size, b64(log.inclusion).reverse(), checkpoint.root)
+			).toBe(log.inclusion.length < 2);
+		}
+		// Ten events, ten leaves: the second head is four leaves after the first.
+		expect(receipts[1].log.index - receipts[0].log.index).toBe(4);
+
+		const latest = await fetch(`${url}/api/class/log/checkpoint`);
+		expect(latest.status).toBe(200);
+		expect(latest.headers.get('content-type')).toMatch(/^text\/plain/);
+		const now = signedCheckpoint(await latest.text());
+		expect(now.size).toBeGreaterThanOrEqual(receipts[1].log.size);
+		const old = signedCheckpoint(receipts[0].log.checkpoint);
+		const inclusion = await call(
+			`/api/class/log/proof/inclusion?index=${receipts[0].log.index}&size=${now.size}`
+		);
+		expect(inclusion.status).toBe(200);
+		const firstLeaf = classLogLeafHash(ledger, receipts[0].seq, receipts[0].head_hash);
+		expect(
+			verifyInclusion(
+				firstLeaf,
+				receipts[0].log.index,
+				now.size,
+				b64(inclusion.body.hashes),
+				now.root
+			)
+		).toBe(true);
+		const consistency = await call(
+			`/api/class/log/proof/consistency?from=${old.size}&to=${now.size}`
+		);
+		expect(consistency.status).toBe(200);
+		expect(
+			verifyConsistency(old.size, now.size, old.root, now.root, b64(consistency.body.hashes))
+		).toBe(true);
+		for (const bad of [
+			`inclusion?index=${now.size}&size=${now.size}`,
+			`inclusion?index=0&size=${now.size + 1}`,
+			'inclusion?index=-1&size=1',
+			'consistency?from=2&to=1',
+			'consistency?from=1',
+			'consistency?from=0x1&to=2'
+		])
+			expect((await call(`/api/class/log/proof/${bad}`)).status).toBe(400);
+
+		// A server that rewrote a stored leaf (its database edited) cannot prove its log extends
+		// the checkpoint it signed before.
+		// (The leaf before the first receipt's head: the head's own proof holds a subtree over it.)
+		const index = receipts[0].log.index - 1;
+		const [row] = await service.store.database.query<{ leaf_hash: string }>(
+			'SELECT leaf_hash FROM log_leaves WHERE index = $1',
+			[index]
+		);
+		const forged = Buffer.from(
+			classLogLeafHash(ledger, receipts[0].seq, more[0]?.hash as string)
+		).toString('base64');
+		await service.store.database.query('UPDATE log_leaves SET leaf_hash = $1 WHERE index = $2', [
+			forged,
+			index
+		]);
+		try {
+			const rewritten = await call(
+				`/api/class/log/proof/consistency?from=${old.size}&to=${now.size}`
+			);
+			expect(
+				verifyConsistency(old.size, now.size, old.root, now.root, b64(rewritten.body.hashes))
+			).toBe(false);
+			const head = receipts[0].log.index;
+			const moved = await call(`/api/class/log/proof/inclusion?index=${head}&size=${now.size}`);
+			expect(verifyInclusion(firstLeaf, head, now.size, b64(moved.body.hashes), now.root)).toBe(
+				false
+			);
+		} finally {
+			await service.store.database.query('UPDATE log_leaves SET leaf_hash = $1 WHERE index = $2', [
+				row?.leaf_hash,
+				index
+			]);
+		}
 	});
 
 	it('refuses and records events that do not extend the stored head (fork, gap, rewrite)', async () => {

@@ -1,5 +1,6 @@
 import { sign, verify, type KeyObject } from 'node:crypto';
 import { canonicalJson } from '../../hooks/ledger/canonical-json.js';
+import type { ReceiptLogEntry } from '../../hooks/witness/class-log-leaf.js';
 
 /**
  * What the class server signs: the ledger's head as it stored it, and when, with the identity
@@ -17,6 +18,12 @@ export interface WitnessReceipt {
 	seq: number;
 	head_hash: string;
 	received_at: string;
+	/**
+	 * The head event's place in the class log (absent when the append stored nothing new, or in
+	 * receipts from before the log): its leaf index, the signed checkpoint of the tree right after
+	 * it, and its inclusion proof there (hooks/witness/class-log-leaf.ts).
+	 */
+	log?: ReceiptLogEntry;
 }
 
 export interface SignedReceipt {

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, verify as verifyEd25519 } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,9 @@ import { genesisHash, type LedgerEvent } from '../../hooks/ledger/ledger-event.j
 import { startClassNodeServer } from '../../server/class-node-server.js';
 import { ClassService } from '../../server/class-service.js';
 import { openEmbeddedDatabase } from '../../server/storage/embedded-database.js';
-import { rawPublicKeyBase64 } from '../../server/witness/signing-key.js';
+import { publicKeyFromBase64, rawPublicKeyBase64 } from '../../server/witness/signing-key.js';
+import { checkReceiptLogs } from './class-log-check.js';
+import { frontierAppend } from '../../hooks/witness/merkle-log.js';
 import { classCode, instructorToken, testConfig } from '../../server/testing/class-api-suite.js';
 import { captureOutput } from './capture-output.js';
 import { main } from './main.js';
@@ -212,6 +214,77 @@ describe('threadline verify --witness-key / --witness', () => {
 		const result = await verify(await exportWith(witnessed), '--witness-key', otherKey);
 		expect(result.code).toBe(1);
 		expect(result.text).toContain('signature is not the class key');
+	});
+
+	it('checks the receipt is included in a signed checkpoint of the class log, offline', async () => {
+		const path = await exportWith(witnessed);
+		const result = await verify(path, '--witness-key', service.publicKey);
+		expect(result.text).toContain('1 receipt(s) included in signed checkpoints');
+		expect(result.code).toBe(0);
+		// The same receipt with a proof that does not reach the checkpoint's root (the receipt's
+		// own signature is taken as valid here, to reach the log check).
+		const receiptEvent = witnessed.at(-1) as Extract<LedgerEvent, { type: 'witness-receipt' }>;
+		const log = receiptEvent.receipt.log;
+		if (!log) throw new Error('the receipt has no class log part');
+		const broken = {
+			...receiptEvent,
+			receipt: { ...receiptEvent.receipt, log: { ...log, index: log.index === 0 ? 1 : 0 } }
+		};
+		const rawKey = new Uint8Array(Buffer.from(service.publicKey, 'base64'));
+		const verifyNote = (message: Uint8Array, signature: Uint8Array, key: Uint8Array) =>
+			verifyEd25519(
+				null,
+				message,
+				publicKeyFromBase64(Buffer.from(key).toString('base64')),
+				signature
+			);
+		const honest = checkReceiptLogs([receiptEvent], rawKey, verifyNote, () => true);
+		expect(honest).toMatchObject({ checked: 1, problems: [] });
+		const checked = checkReceiptLogs([broken], rawKey, verifyNote, () => true);
+		expect(checked.checked).toBe(0);
+		expect(checked.problems[0]?.problem).toMatch(/inclusion proof fails|size or root/);
+	});
+
+	it('fails --witness when the server rewrote its class log after the export saw it', async () => {
+		const path = await exportWith(witnessed);
+		expect(
+			(await verify(path, '--witness', server.url, '--token', instructorToken)).text
+		).toContain('extends the checkpoint');
+		const [row] = await service.store.database.query<{ leaf_hash: string }>(
+			'SELECT leaf_hash FROM log_leaves WHERE index = 0'
+		);
+		// Whoever holds the database rewrites the first leaf and recomputes the log's state from
+		// the leaves, as a careful rewrite would.
+		const [state] = await service.store.database.query<{ frontier: string }>(
+			'SELECT frontier FROM log_state'
+		);
+		await service.store.database.query(
+			"UPDATE log_leaves SET leaf_hash = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' WHERE index = 0"
+		);
+		const leaves = await service.store.database.query<{ leaf_hash: string }>(
+			'SELECT leaf_hash FROM log_leaves ORDER BY index'
+		);
+		let frontier: Uint8Array[] = [];
+		leaves.forEach((leaf, size) => {
+			frontier = frontierAppend(
+				frontier,
+				size,
+				new Uint8Array(Buffer.from(leaf.leaf_hash, 'base64'))
+			);
+		});
+		await service.store.database.query('UPDATE log_state SET frontier = $1', [
+			JSON.stringify(frontier.map((hash) => Buffer.from(hash).toString('base64')))
+		]);
+		try {
+			const result = await verify(path, '--witness', server.url, '--token', instructorToken);
+			expect(result.code).toBe(1);
+			expect(result.text).toContain('rewrote or forked its log');
+		} finally {
+			await service.store.database.query('UPDATE log_leaves SET leaf_hash = $1 WHERE index = 0', [
+				row?.leaf_hash
+			]);
+			await service.store.database.query('UPDATE log_state SET frontier = $1', [state?.frontier]);
+		}
 	});
 
 	it('says what is wrong with bad witness arguments', async () => {

@@ -2,6 +2,9 @@ import { readJsonl } from '../../hooks/ledger/read-jsonl.js';
 import { argumentsHash } from '../../server/class-service.js';
 import { receiptSignatureValid } from '../../server/witness/receipt.js';
 import { publicKeyFromBase64 } from '../../server/witness/signing-key.js';
+import { verify as verifyEd25519 } from 'node:crypto';
+import type { VerifySignature } from '../../hooks/witness/signed-note.js';
+import { checkLogAgainstServer, checkReceiptLogs, type ClassLogCheck } from './class-log-check.js';
 import { UsageError } from './usage-error.js';
 import {
 	checkModelCalls,
@@ -82,6 +85,31 @@ export async function witnessedVerify(
 	lines.push(
 		`  witness:       ${receipts.receipts} receipt(s), ${receipts.invalid.length} invalid; witnessed up to seq ${receipts.witnessedSeq}`
 	);
+	const rawKey = new Uint8Array(Buffer.from(keyText.trim(), 'base64'));
+	const verifyNote: VerifySignature = (message, signature, publicKey) => {
+		try {
+			return verifyEd25519(
+				null,
+				message,
+				publicKeyFromBase64(Buffer.from(publicKey).toString('base64')),
+				signature
+			);
+		} catch {
+			return false;
+		}
+	};
+	const log: ClassLogCheck = checkReceiptLogs(events, rawKey, verifyNote, (receipt, signature) =>
+		receiptSignatureValid(receipt, signature, key)
+	);
+	if (log.checked > 0 || log.problems.length > 0) {
+		lines.push(
+			`  class log:     ${log.checked} receipt(s) included in signed checkpoints; ${log.consistent} checkpoint step(s) proven consistent by the browser${log.unproven > 0 ? `, ${log.unproven} not (checked against the server with --witness)` : ''}`
+		);
+	}
+	for (const problem of log.problems.slice(0, 10)) {
+		lines.push(`    seq ${problem.seq}: ${problem.problem}`);
+		failures.push(`class log at seq ${problem.seq}: ${problem.problem}`);
+	}
 	if (receipts.birth) {
 		lines.push(
 			`  born:          ledger ${receipts.birth.ledger}, issued by the class server to ${receipts.birth.learnerName ?? receipts.birth.learner} at ${receipts.birth.issuedAt}`
@@ -123,6 +151,28 @@ export async function witnessedVerify(
 	}
 
 	let server: WitnessReport['server'] = null;
+	if (options.server && log.last) {
+		const origin = new URL(options.server).origin;
+		const checked = await checkLogAgainstServer(
+			origin,
+			log.last,
+			rawKey,
+			verifyNote,
+			async (url) => {
+				const response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+				if (!response.ok) throw new UsageError(`${url} answered ${response.status}`);
+				return response.text();
+			}
+		);
+		if (checked.problem) {
+			failures.push(`class log: ${checked.problem}`);
+			lines.push(`    LOG REWRITTEN: ${checked.problem}`);
+		} else {
+			lines.push(
+				`  class log:     the server's log (${checked.current?.size} leaves) extends the checkpoint of ${log.last.size} this export saw`
+			);
+		}
+	}
 	if (options.server && options.token) {
 		const firstHash = (events[0] as { hash?: unknown } | null)?.hash;
 		const ledger =

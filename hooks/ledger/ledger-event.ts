@@ -1,5 +1,6 @@
 import type { AgentTraceRecord, UnsealedTraceRecord } from './agent-trace-record.js';
 import type { ToolErrorCode } from '../errors/tool-error.js';
+import type { ReceiptLogEntry } from '../witness/class-log-leaf.js';
 
 /**
  * Every event of the hash-chained ledger. Types are noun-verb. `seq` is 1-based;
@@ -174,8 +175,33 @@ export type LedgerEventBody =
 				seq: number;
 				head_hash: string;
 				received_at: string;
+				/**
+				 * The head event's place in the class log (issue 33): its leaf index, the signed
+				 * checkpoint of the tree right after it, and its inclusion proof there.
+				 */
+				log?: ReceiptLogEntry;
 			};
 			signature: string;
+			/**
+			 * The learner's browser as a witness of the class log (issue 33): the proof, fetched from
+			 * the server and checked before this event was written, that this receipt's checkpoint
+			 * extends the previous one the browser saw (`from` and `to` are tree sizes; base64 hashes).
+			 */
+			log_consistency?: { from: number; to: number; hashes: string[] };
+	  })
+	/**
+	 * The class server showed this learner's browser a class log that contradicts one it showed
+	 * before (issue 33): a checkpoint whose tree does not extend an earlier checkpoint's — the
+	 * server rewrote or forked its log. Both signed checkpoints are kept as evidence; the learner's
+	 * own events are untouched.
+	 */
+	| (EventBase & {
+			type: 'witness-fork';
+			/** The earlier checkpoint (signed note) and the later one that does not extend it. */
+			earlier: string;
+			later: string;
+			/** What failed, in words. */
+			problem: string;
 	  });
 
 export type LedgerEventType = LedgerEventBody['type'];

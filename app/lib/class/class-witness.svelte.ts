@@ -114,6 +114,8 @@ export function witnessLabel(classId: string, status: WitnessStatus): string {
 				: `Class: ${classId} — not witnessed since ${clockTime(status.since)}`;
 		case 'sending':
 			return `Class: ${classId} — sending…`;
+		case 'forked':
+			return `Class: ${classId} — the server contradicted its log`;
 		default:
 			return `Class: ${classId}`;
 	}

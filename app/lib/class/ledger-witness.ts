@@ -1,5 +1,6 @@
 import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
 import type { LedgerChange } from '../ledger/indexeddb-ledger.js';
+import { forkedMessage, witnessClassLog } from './class-log-witness.js';
 
 /** What the witness needs of the ledger (IndexedDbLedger has it). */
 export interface WitnessLedgerPort {
@@ -17,6 +18,11 @@ export type WitnessStatus =
 	| { kind: 'idle' }
 	| { kind: 'sending' }
 	| { kind: 'witnessed'; seq: number; at: string }
+	/**
+	 * The class server's log contradicted what it showed before (class-log-witness.ts): recorded
+	 * as a `witness-fork` event; stays shown, with `message`, for the rest of the session.
+	 */
+	| { kind: 'forked'; message: string }
 	/** Not witnessed since `since` (the last receipt's time, or the first unsent event's). */
 	| {
 			kind: 'behind';
@@ -73,6 +79,8 @@ export class LedgerWitness {
 	#maxBodyBytes: number;
 	/** After a quota refusal: nothing is sent (commits included) until the long retry. */
 	#held = false;
+	/** The server's log contradicted itself this session: every later status shows it. */
+	#forked = false;
 	/** The last receipt read, once the ledger holds its whole history (never before). */
 	readonly #historyRead: Promise<void>;
 
@@ -148,7 +156,7 @@ export class LedgerWitness {
 			ledgerId = bornAs(ledger.eventsSince(0)[0]) ?? this.#options.newId();
 			ledger.setState(ledgerIdKey, ledgerId);
 		}
-		this.#options.onStatus({ kind: 'sending' });
+		this.#setStatus({ kind: 'sending' });
 		let receiptDraft: LedgerEventDraft | null = null;
 		for (let start = 0; start < pending.length;) {
 			const { batch, bytes } = takeBatch(
@@ -200,15 +208,51 @@ export class LedgerWitness {
 		}
 		if (!receiptDraft || receiptDraft.type !== 'witness-receipt') return;
 		this.#retryMs = firstRetryMs;
-		const [stored] = await ledger.append([receiptDraft]);
+		const verdict = await witnessClassLog(
+			receiptDraft,
+			this.#lastReceipt()?.receipt.log,
+			(from, to) => this.#fetchConsistency(from, to)
+		);
+		const drafts: LedgerEventDraft[] = [
+			verdict.kind === 'ok' && verdict.consistency
+				? { ...receiptDraft, log_consistency: verdict.consistency }
+				: receiptDraft
+		];
+		if (verdict.kind === 'fork') {
+			drafts.push({
+				type: 'witness-fork',
+				session_id: 'class-witness',
+				earlier: verdict.earlier,
+				later: verdict.later,
+				problem: verdict.problem
+			});
+			this.#forked = true;
+		}
+		const [stored] = await ledger.append(drafts);
 		this.#lastReceiptAt = receiptDraft.receipt.received_at;
-		if (stored) {
-			this.#options.onStatus({
+		if (this.#forked) {
+			this.#setStatus({ kind: 'forked', message: forkedMessage });
+		} else if (stored) {
+			this.#setStatus({
 				kind: 'witnessed',
 				seq: receiptDraft.receipt.seq,
 				at: receiptDraft.receipt.received_at
 			});
 		}
+	}
+
+	#setStatus(status: WitnessStatus): void {
+		this.#options.onStatus(this.#forked ? { kind: 'forked', message: forkedMessage } : status);
+	}
+
+	/** The server's consistency proof between two tree sizes; throws when it cannot answer now. */
+	async #fetchConsistency(from: number, to: number): Promise<unknown> {
+		const response = await this.#options.fetch(
+			`${this.#options.base ?? ''}/api/class/log/proof/consistency?from=${from}&to=${to}`
+		);
+		// 400: the server says no such proof exists (e.g. its log is smaller than it signed).
+		if (!response.ok && response.status !== 400) throw new Error(`answered ${response.status}`);
+		return response.json();
 	}
 
 	async #send(
@@ -297,7 +341,7 @@ export class LedgerWitness {
 		firstPendingAt: string | undefined
 	): void {
 		const since = this.#lastReceiptAt ?? firstPendingAt ?? new Date().toISOString();
-		this.#options.onStatus({
+		this.#setStatus({
 			kind: 'behind',
 			since,
 			reason: outcome.kind,

@@ -32,6 +32,7 @@ export const ledgerEventTypeLabels: Record<LedgerEventType, string> = {
 	'step-check': 'Step checked',
 	'workspace-snapshot': 'Workspace snapshot',
 	'witness-receipt': 'Witnessed by the class server',
+	'witness-fork': 'The class server contradicted its log',
 	'conversation-entry': 'Conversation'
 };
 

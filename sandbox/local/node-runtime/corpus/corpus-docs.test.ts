@@ -23,6 +23,7 @@ describe('the corpus documentation', () => {
 		for (const file of corpusDocumentFiles) {
 			const path = join(repositoryRoot, file);
 			const text = readFileSync(path, 'utf8');
+			expect(text.split(docsStartMarker).length - 1, `${file} holds the block once`).toBe(1);
 			expect(
 				await documentWithCorpusDocs(path, text, block),
 				`${file} is out of date: node bin/run-ts.js sandbox/local/node-runtime/corpus/write-corpus-docs.ts`

@@ -234,25 +234,30 @@ function isPowerOfTwo(value: number): boolean {
 export type Frontier = readonly MerkleHash[];
 
 /** The frontier after appending a leaf to a tree of `size` leaves with frontier `frontier`. */
-export function frontierAppend(frontier: Frontier, size: number, leaf: MerkleHash): MerkleHash[] {
+export function frontierAppend(
+	frontier: Frontier,
+	size: number,
+	leaf: MerkleHash,
+	hash: NodeHasher = nodeHash
+): MerkleHash[] {
 	const next = [...frontier, leaf];
 	let carried = size;
 	while (odd(carried)) {
 		const right = next.pop() as MerkleHash;
 		const left = next.pop() as MerkleHash;
-		next.push(nodeHash(left, right));
+		next.push(hash(left, right));
 		carried = half(carried);
 	}
 	return next;
 }
 
 /** The tree's root from its frontier: folded right to left. */
-export function frontierRoot(frontier: Frontier): MerkleHash {
+export function frontierRoot(frontier: Frontier, hash: NodeHasher = nodeHash): MerkleHash {
 	if (frontier.length === 0) return emptyTreeRoot;
-	let hash = frontier[frontier.length - 1] as MerkleHash;
+	let root = frontier[frontier.length - 1] as MerkleHash;
 	for (let index = frontier.length - 2; index >= 0; index--)
-		hash = nodeHash(frontier[index] as MerkleHash, hash);
-	return hash;
+		root = hash(frontier[index] as MerkleHash, root);
+	return root;
 }
 
 /**

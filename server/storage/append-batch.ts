@@ -124,12 +124,13 @@ export async function appendBatchInTransaction(
 	// its head event's leaf, the tree right after it and its inclusion proof.
 	const positions = await appendToClassLog(
 		transaction,
-		inserts.map((row) => ({ ledgerId: row.ledgerId, seq: row.event.seq, hash: row.event.hash }))
+		inserts.map((row) => ({ ledgerId: row.ledgerId, seq: row.event.seq, hash: row.event.hash })),
+		new Set(headInserts.filter((insert): insert is number => insert !== null))
 	);
 	outcomes.forEach((outcome, index) => {
 		const insert = headInserts[index];
 		if (outcome.ok && 'stored' in outcome && insert !== null && insert !== undefined)
-			outcome.log = positions[insert];
+			outcome.log = positions.get(insert);
 	});
 	const moved = [...heads].filter(([, head]) => head.moved);
 	if (moved.length > 0) {

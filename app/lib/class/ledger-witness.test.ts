@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerChain } from '../../../hooks/ledger/ledger-chain.js';
 import type { LedgerEvent, LedgerEventDraft } from '../../../hooks/ledger/ledger-event.js';
 import { startClassNodeServer } from '../../../server/class-node-server.js';
+import { frontierAppend } from '../../../hooks/witness/merkle-log.js';
+import { forkedMessage } from './class-log-witness.js';
 import { ClassService } from '../../../server/class-service.js';
 import { openEmbeddedDatabase } from '../../../server/storage/embedded-database.js';
 import { classCode, instructorToken, testConfig } from '../../../server/testing/class-api-suite.js';
@@ -149,6 +151,65 @@ describe('LedgerWitness: the browser’s witness client', () => {
 		const copy = await serverCopy(witness.ledgerId as string);
 		expect(copy.events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
 		expect(copy.events[3]?.type).toBe('witness-receipt');
+		// The second receipt carries the consistency proof the browser fetched and checked.
+		const second = ledger.events.at(-1);
+		if (second?.type !== 'witness-receipt') throw new Error('no second receipt');
+		expect(second.log_consistency).toMatchObject({
+			from: receipt.receipt.log?.size,
+			to: second.receipt.log?.size
+		});
+		witness.dispose();
+	});
+
+	it('records a witness-fork and shows it when the server’s log contradicts what it showed before', async () => {
+		const { ledger, witness, statuses } = setUp(await learnerToken('Forked'));
+		await ledger.append([0, 1].map((index) => fixtureDraft(index)));
+		await witness.sync();
+		const database = service.store.database;
+		// Whoever holds the database rewrites an old leaf and recomputes the log's state from the
+		// leaves, as a careful rewrite would.
+		const [state] = await database.query<{ frontier: string }>('SELECT frontier FROM log_state');
+		const [row] = await database.query<{ leaf_hash: string }>(
+			'SELECT leaf_hash FROM log_leaves WHERE index = 0'
+		);
+		const recompute = async () => {
+			const leaves = await database.query<{ leaf_hash: string }>(
+				'SELECT leaf_hash FROM log_leaves ORDER BY index'
+			);
+			let frontier: Uint8Array[] = [];
+			leaves.forEach((leaf, size) => {
+				frontier = frontierAppend(
+					frontier,
+					size,
+					new Uint8Array(Buffer.from(leaf.leaf_hash, 'base64'))
+				);
+			});
+			await database.query('UPDATE log_state SET frontier = $1', [
+				JSON.stringify(frontier.map((hash) => Buffer.from(hash).toString('base64')))
+			]);
+		};
+		await database.query(
+			"UPDATE log_leaves SET leaf_hash = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' WHERE index = 0"
+		);
+		await recompute();
+		try {
+			await ledger.append([fixtureDraft(2)]);
+			await witness.sync();
+			// The receipt is kept, the fork recorded beside it (and itself sent to the server).
+			const forkAt = ledger.events.findIndex((event) => event.type === 'witness-fork');
+			expect(forkAt).toBeGreaterThan(0);
+			expect(ledger.events[forkAt - 1]?.type).toBe('witness-receipt');
+			const fork = ledger.events[forkAt];
+			if (fork?.type !== 'witness-fork') throw new Error('no fork event');
+			expect(fork.problem).toContain('does not extend');
+			expect(statuses.at(-1)).toEqual({ kind: 'forked', message: forkedMessage });
+		} finally {
+			await database.query('UPDATE log_leaves SET leaf_hash = $1 WHERE index = 0', [
+				row?.leaf_hash
+			]);
+			// The appends since then extended the rewritten tree: recompute from the restored leaves.
+			if (state) await recompute();
+		}
 		witness.dispose();
 	});
 

@@ -140,7 +140,7 @@ export function planDemoTurn(
 				resumed = true;
 				skip = move === 'skip' ? 1 : 0;
 			} else stopped = stopWith(...pausedText);
-		} else if (decision.branch) {
+		} else if (decision.kind !== 'off-script' && decision.branch) {
 			branchSay = decision.branch.say ?? null;
 			skip = decision.branch.skip ?? 0;
 		}

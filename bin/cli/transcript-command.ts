@@ -5,7 +5,8 @@ import { renderTranscriptMarkdown } from '../../hooks/report/render-transcript.j
 import { buildTranscript } from '../../hooks/report/transcript.js';
 import { parseArguments } from './parse-arguments.js';
 import { loadExport } from './read-export-source.js';
-import { nodeContentHash } from './node-content-hash.js';
+import { nodeVerifyPorts } from './node-ports.js';
+import { verifyHelperThreads } from './verify-helper-thread.js';
 import { UsageError } from './usage-error.js';
 
 type Output = { out: (text: string) => void; err: (text: string) => void };
@@ -53,13 +54,14 @@ export async function transcriptCommand(argv: string[], output: Output): Promise
 export async function readVerifiedEvents(
 	source: string
 ): Promise<{ report: VerifyReport; events: LedgerEvent[] }> {
+	// A large export is verified in parts on two threads, as `threadline verify` does.
+	void verifyHelperThreads.prepare();
 	const exported = await loadExport(source);
 	const { report, auditValues } = await verifyLedgerAndValues({
 		auditJsonl: exported.orchestrationFiles.get('audit.jsonl') ?? new Uint8Array(0),
 		traceJsonl: exported.orchestrationFiles.get('agent_trace.jsonl') ?? new Uint8Array(0),
 		orchestrationFiles: exported.orchestrationFiles,
-		hasher: nodeContentHash,
-		lineDecoding: 'text-decoder'
+		...nodeVerifyPorts
 	});
 	// A broken ledger still reads up to its damage; values that are not events are skipped.
 	const events = auditValues.filter(

@@ -27,6 +27,7 @@ type Step =
 	| { kind: 'failing-command'; command: string }
 	| { kind: 'expand'; intent: 'INT-001' | 'INT-002'; glob: string }
 	| { kind: 'human-edit'; path: string; content: string }
+	| { kind: 'protect'; intent: 'INT-001' | 'INT-002'; protect: boolean }
 	| { kind: 'human-intents'; name: string };
 
 const intentArbitrary = fc.constantFrom('INT-001' as const, 'INT-002' as const);
@@ -52,8 +53,14 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
 	}),
 	fc.record({
 		kind: fc.constant('human-edit' as const),
-		path: fc.constantFrom('README.md', 'src/db/users.ts', '.intentignore', 'notes/new.md'),
+		path: fc.constantFrom('README.md', 'src/db/users.ts', 'notes/new.md'),
 		content: fc.string({ maxLength: 30 })
+	}),
+	// `.intentignore` changes only through the Protected switch (recorded as the person's change).
+	fc.record({
+		kind: fc.constant('protect' as const),
+		intent: intentArbitrary,
+		protect: fc.boolean()
 	}),
 	fc.record({
 		kind: fc.constant('human-intents' as const),
@@ -98,6 +105,9 @@ async function runSession(steps: readonly Step[]) {
 				break;
 			case 'human-edit':
 				await kit.pipeline.recordHumanEdit({ path: step.path, content: step.content });
+				break;
+			case 'protect':
+				await kit.pipeline.setIntentProtection({ intentId: step.intent, protect: step.protect });
 				break;
 			case 'human-intents': {
 				const current = await kit.fs.readTextFile('.orchestration/active_intents.yaml');

@@ -165,22 +165,7 @@ export type LedgerEventBody =
 	 */
 	| (EventBase & {
 			type: 'witness-receipt';
-			receipt: {
-				ledger: string;
-				/** The ledger's learner (id and display name) and its seq 1's hash, bound at its first append. */
-				learner?: string;
-				learner_name?: string;
-				genesis_hash?: string;
-				scenario?: string;
-				seq: number;
-				head_hash: string;
-				received_at: string;
-				/**
-				 * The head event's place in the class log (issue 33): its leaf index, the signed
-				 * checkpoint of the tree right after it, and its inclusion proof there.
-				 */
-				log?: ReceiptLogEntry;
-			};
+			receipt: WitnessReceipt;
 			signature: string;
 			/**
 			 * The learner's browser as a witness of the class log (issue 33): the proof, fetched from
@@ -205,6 +190,30 @@ export type LedgerEventBody =
 	  });
 
 export type LedgerEventType = LedgerEventBody['type'];
+
+/**
+ * What the class server signs for a head it stored: the ledger's head and when, with the
+ * identity the ledger was bound to at its first append (its learner, its seq 1, its scenario),
+ * so an export whose receipts were moved to another history or learner is caught offline.
+ */
+export interface WitnessReceipt {
+	ledger: string;
+	/** The learner id the ledger belongs to, and their display name (absent in older receipts). */
+	learner?: string;
+	learner_name?: string;
+	/** The hash of the ledger's seq 1 (absent for ledgers stored before ledgers were bound). */
+	genesis_hash?: string;
+	scenario?: string;
+	seq: number;
+	head_hash: string;
+	received_at: string;
+	/**
+	 * The head event's place in the class log (issue 33; absent when the append stored nothing
+	 * new, or in receipts from before the log): its leaf index, the signed checkpoint of the tree
+	 * right after it, and its inclusion proof there (hooks/witness/class-log-leaf.ts).
+	 */
+	log?: ReceiptLogEntry;
+}
 
 /** Who spoke: the learner (`user`), the model (`assistant`), or a tool's result (`tool`). */
 export type ConversationRole = 'user' | 'assistant' | 'tool';

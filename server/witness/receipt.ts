@@ -1,30 +1,9 @@
 import { sign, verify, type KeyObject } from 'node:crypto';
 import { canonicalJson } from '../../hooks/ledger/canonical-json.js';
-import type { ReceiptLogEntry } from '../../hooks/witness/class-log-leaf.js';
+import type { WitnessReceipt } from '../../hooks/ledger/ledger-event.js';
 
-/**
- * What the class server signs: the ledger's head as it stored it, and when, with the identity
- * the ledger was bound to at its first append (its learner, its seq 1, its scenario), so an
- * export whose receipts were moved to another history or learner is caught offline.
- */
-export interface WitnessReceipt {
-	ledger: string;
-	/** The learner id the ledger belongs to, and their display name (absent in older receipts). */
-	learner?: string;
-	learner_name?: string;
-	/** The hash of the ledger's seq 1 (absent for ledgers stored before ledgers were bound). */
-	genesis_hash?: string;
-	scenario?: string;
-	seq: number;
-	head_hash: string;
-	received_at: string;
-	/**
-	 * The head event's place in the class log (absent when the append stored nothing new, or in
-	 * receipts from before the log): its leaf index, the signed checkpoint of the tree right after
-	 * it, and its inclusion proof there (hooks/witness/class-log-leaf.ts).
-	 */
-	log?: ReceiptLogEntry;
-}
+/** What the class server signs (one definition, beside the ledger's events). */
+export type { WitnessReceipt };
 
 export interface SignedReceipt {
 	receipt: WitnessReceipt;

@@ -16,7 +16,15 @@ const roundConstants = new Uint32Array([
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
 ]);
 
-export function sha256(message: Uint8Array): Uint8Array {
+const sha256Initial = [
+	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+];
+
+/** `initialState` lets SHA-224 (same compression, other start values) reuse this function. */
+export function sha256(
+	message: Uint8Array,
+	initialState: readonly number[] = sha256Initial
+): Uint8Array {
 	const bitLength = message.length * 8;
 	const paddedLength = Math.ceil((message.length + 9) / 64) * 64;
 	const padded = new Uint8Array(paddedLength);
@@ -25,9 +33,7 @@ export function sha256(message: Uint8Array): Uint8Array {
 	const view = new DataView(padded.buffer);
 	view.setUint32(paddedLength - 8, Math.floor(bitLength / 0x100000000));
 	view.setUint32(paddedLength - 4, bitLength >>> 0);
-	const state = new Uint32Array([
-		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
-	]);
+	const state = new Uint32Array(initialState);
 	const words = new Uint32Array(64);
 	for (let offset = 0; offset < paddedLength; offset += 64) {
 		for (let index = 0; index < 16; index += 1) words[index] = view.getUint32(offset + index * 4);

@@ -10,7 +10,8 @@ import {
 	type QuickJsScriptLimits,
 	type QuickJsScriptResult
 } from '../quickjs-script.js';
-import { bytesToLatin1, fromHex, hmacSha256, latin1ToBytes, sha256, toHex } from './host-crypto.js';
+import { bytesToLatin1, fromHex, latin1ToBytes, toHex } from './host-crypto.js';
+import { digest, hashAlgorithms, hmac, normalizeHashName } from './host-hash-algorithms.js';
 import { builtinModuleNames, ModuleResolver, type ModuleFormat } from './module-resolver.js';
 import { assertPrelude } from './assert-prelude.js';
 import { bufferPrelude } from './buffer-prelude.js';
@@ -229,12 +230,20 @@ class NodeHost {
 						this.fileSystemCall(context.getString(operation), JSON.parse(context.getString(args)))
 					)
 				),
-			digest: (_algorithm, data) =>
-				context.newString(toHex(sha256(fromHex(context.getString(data))))),
-			hmac: (key, data) =>
-				context.newString(
-					toHex(hmacSha256(fromHex(context.getString(key)), fromHex(context.getString(data))))
-				),
+			// The prelude checks names first; an unknown one here is refused, never hashed as another.
+			digest: (algorithm, data) => {
+				const name = normalizeHashName(context.getString(algorithm));
+				if (!name) return { error: context.newError('unsupported digest algorithm') };
+				return context.newString(toHex(digest(name, fromHex(context.getString(data)))));
+			},
+			hmac: (algorithm, key, data) => {
+				const name = normalizeHashName(context.getString(algorithm));
+				if (!name) return { error: context.newError('unsupported HMAC algorithm') };
+				return context.newString(
+					toHex(hmac(name, fromHex(context.getString(key)), fromHex(context.getString(data))))
+				);
+			},
+			hashNames: () => context.newString(JSON.stringify(hashAlgorithms)),
 			builtinNames: () => context.newString(JSON.stringify(builtinModuleNames)),
 			random: (size) => {
 				const bytes = new Uint8Array(Math.max(0, Math.min(65536, context.getNumber(size))));

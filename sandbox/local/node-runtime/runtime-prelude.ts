@@ -305,14 +305,14 @@ export const nodeRuntimePrelude = String.raw`
 	function settle(work) {
 		return new Promise(function (resolve) { resolve(work()); });
 	}
-	function hmacBytes(key, data) { return fromHex(host.hmac(toHex(key.__bytes), toHex(asBytes(data)))); }
+	function hmacBytes(key, data) { return fromHex(host.hmac('sha256', toHex(key.__bytes), toHex(asBytes(data)))); }
 	function checkHmacKey(key, usage) {
 		if (!(key instanceof CryptoKey) || key.algorithm.name !== 'HMAC') throw new TypeError('key must be an HMAC CryptoKey (importKey raw, { name: "HMAC", hash: "SHA-256" })');
 		if (key.usages.indexOf(usage) === -1) { var error = new Error('key does not allow ' + usage); error.name = 'InvalidAccessError'; throw error; }
 	}
 	cryptoObject.subtle = {
 		digest: function (algorithm, data) {
-			return settle(function () { hashName(algorithm); return fromHex(host.digest('SHA-256', toHex(asBytes(data)))).buffer; });
+			return settle(function () { hashName(algorithm); return fromHex(host.digest('sha256', toHex(asBytes(data)))).buffer; });
 		},
 		importKey: function (format, keyData, algorithm, extractable, usages) {
 			return settle(function () {
@@ -352,25 +352,49 @@ export const nodeRuntimePrelude = String.raw`
 	};
 	globalThis.crypto = cryptoObject;
 
+	// node:crypto's digests: the host computes them (host-hash-algorithms.ts); names as Node spells them.
+	var supportedHashes = JSON.parse(host.hashNames());
+	function nodeHashName(kind) {
+		var name = String(kind).toLowerCase().replace(/^rsa-/, '').replace(/^sha-(\d)/, 'sha$1');
+		return supportedHashes.indexOf(name) === -1 ? undefined : name;
+	}
 	function Hash(kind, key) {
-		hashName(kind);
-		this.kind = kind;
+		this.kind = nodeHashName(kind);
+		if (!this.kind) {
+			if (key) throw codeError(TypeError, 'ERR_CRYPTO_INVALID_DIGEST', 'Invalid digest: ' + kind);
+			throw new Error('Digest method not supported (the offline runtime has ' + supportedHashes.join(', ') + ')');
+		}
 		this.key = key;
 		this.parts = [];
+		this.finished = false;
 	}
+	Hash.prototype.checkOpen = function () {
+		if (this.finished) throw codeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
+	};
 	Hash.prototype.update = function (data, encoding) {
+		this.checkOpen();
 		this.parts.push(typeof data === 'string' ? encodeString(data, encoding) : asBytes(data));
 		return this;
 	};
+	Hash.prototype.copy = function () {
+		this.checkOpen();
+		var twin = new Hash(this.kind, this.key);
+		twin.parts = this.parts.slice();
+		return twin;
+	};
 	Hash.prototype.digest = function (encoding) {
-		var data = Buffer.concat(this.parts);
-		var bytes = this.key ? fromHex(host.hmac(toHex(this.key), toHex(data))) : fromHex(host.digest('SHA-256', toHex(data)));
+		this.checkOpen();
+		this.finished = true;
+		var data = toHex(Buffer.concat(this.parts));
+		var bytes = fromHex(this.key ? host.hmac(this.kind, toHex(this.key), data) : host.digest(this.kind, data));
 		var buffer = makeBuffer(bytes);
 		return encoding ? buffer.toString(encoding) : buffer;
 	};
 	var nodeCrypto = {
 		createHash: function (kind) { return new Hash(kind); },
-		createHmac: function (kind, key) { return new Hash(kind, typeof key === 'string' ? utf8Encode(key) : asBytes(key)); },
+		createHmac: function (kind, key) { return new Hash(kind, typeof key === 'string' ? utf8Encode(key) : new Uint8Array(asBytes(key))); },
+		getHashes: function () { return supportedHashes.slice(); },
+		hash: function (kind, data, encoding) { return new Hash(kind).update(data).digest(encoding === undefined ? 'hex' : encoding); },
 		randomBytes: function (size, callback) {
 			if (typeof size !== 'number' || size < 0 || size > 2147483647 || size !== size) throw codeError(RangeError, 'ERR_OUT_OF_RANGE', 'The value of "size" is out of range. It must be >= 0 && <= 2147483647. Received ' + size);
 			var out = new Uint8Array(size);

@@ -6,6 +6,8 @@
  * it. Type errors are not its business (`tsc --noEmit` is).
  */
 
+import { rewriteImportMeta } from './import-meta-rewrite.js';
+
 type SucraseTransform = typeof import('sucrase').transform;
 
 let loading: Promise<SucraseTransform> | undefined;
@@ -86,8 +88,7 @@ export function transpile(
  * the source (on the same line) because the module loader cannot set it.
  */
 function replaceImportMeta(code: string, path: string): string {
-	if (!code.includes('import.meta')) return code;
 	const folder = path.slice(0, path.lastIndexOf('/')) || '/';
 	const meta = `__threadlineImportMeta(${JSON.stringify(path)}, ${JSON.stringify(folder)})`;
-	return code.replace(/\bimport\.meta\b/g, meta);
+	return rewriteImportMeta(code, meta);
 }

@@ -9,6 +9,7 @@ export type ClassRoute =
 	| { name: 'ledgers' }
 	| { name: 'events'; ledger: string }
 	| { name: 'head'; ledger: string }
+	| { name: 'attestation'; ledger: string }
 	| { name: 'log-checkpoint' }
 	| { name: 'log-proof'; kind: 'inclusion' | 'consistency' };
 
@@ -54,6 +55,8 @@ export async function handleClassRequest(
 				if ('status' in body) return json(body);
 				return json(await service.issueLedger(token, body.value, address));
 			}
+			case 'attestation':
+				return json(await service.attestLedger(token, route.ledger, address));
 			case 'head':
 				return json(await service.head(token, route.ledger, address));
 			case 'log-checkpoint': {
@@ -170,6 +173,9 @@ export function classRouteOf(pathname: string): ClassRoute | null {
 	if (parts.length === 1 && parts[0] === 'ledgers') return { name: 'ledgers' };
 	if (parts.length === 3 && parts[0] === 'ledgers' && parts[2] === 'events') {
 		return { name: 'events', ledger: decodeURIComponent(parts[1] as string) };
+	}
+	if (parts.length === 3 && parts[0] === 'ledgers' && parts[2] === 'attestation') {
+		return { name: 'attestation', ledger: decodeURIComponent(parts[1] as string) };
 	}
 	if (parts.length === 3 && parts[0] === 'ledgers' && parts[2] === 'head') {
 		return { name: 'head', ledger: decodeURIComponent(parts[1] as string) };

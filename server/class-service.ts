@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import packageJson from '../package.json' with { type: 'json' };
 import { canonicalJsonPair } from '../hooks/ledger/canonical-json.js';
 import type { ClassLedgerCertificate } from '../hooks/ledger/ledger-event.js';
 import { bytesInWords, type ClassConfig } from './class-config.js';
@@ -24,6 +25,7 @@ import {
 	signReceipt,
 	type SignedReceipt
 } from './witness/receipt.js';
+import { ledgerAttestation } from './witness/ledger-attestation.js';
 import {
 	loadOrCreateSigningKey,
 	publicKeyFromBase64,
@@ -397,6 +399,25 @@ export class ClassService {
 			learner_ledgers: await this.store.ledgersOfLearner(ledger.learner.id),
 			model_tool_calls: await this.store.toolCallsOfLearner(ledger.learner.id)
 		});
+	}
+
+	/**
+	 * GET /api/class/ledgers/:ledger/attestation (instructor): the server's in-toto attestation of
+	 * its copy of the ledger, signed with the class key (witness/ledger-attestation.ts).
+	 */
+	async attestLedger(
+		token: string | null,
+		ledgerId: string,
+		address: string
+	): Promise<ClassAnswer> {
+		const denied = this.#instructor(token, address);
+		if (denied) return denied;
+		const ledger = await this.store.ledger(ledgerId);
+		if (!ledger) return problem(404, `the server holds no ledger ${ledgerId}`);
+		const lines = await this.store.ledgerLines(ledgerId);
+		if (lines.length === 0)
+			return problem(409, `the server has witnessed nothing of ledger ${ledgerId} yet`);
+		return answer(200, await ledgerAttestation(lines, this.signingKey, packageJson.version));
 	}
 
 	/**

@@ -209,6 +209,52 @@ describe('threadline verify --witness-key / --witness', () => {
 		expect(keyOnly.text).toContain('nothing in this export was witnessed');
 	});
 
+	it('checks the class server’s own attestation of a ledger it witnessed (in-toto in DSSE, the class key)', async () => {
+		const fetchAttestation = (token: string) =>
+			fetch(`${server.url}/api/class/ledgers/${ledger}/attestation`, {
+				headers: { authorization: `Bearer ${token}` }
+			});
+		const response = await fetchAttestation(instructorToken);
+		expect(response.status).toBe(200);
+		const file = join(folder, 'server.intoto.json');
+		await writeFile(file, await response.text());
+		// An export of exactly what the server stored: its files are the attested ones.
+		const asStored = await verify(
+			await exportWith(witnessed.slice(0, -1)),
+			'--attestation',
+			file,
+			'--witness-key',
+			service.publicKey
+		);
+		expect(asStored.text).not.toContain('FAILED');
+		expect(asStored.code).toBe(0);
+		// One more event than the server vouched for: the subjects no longer match.
+		const grown = await verify(
+			await exportWith(witnessed),
+			'--attestation',
+			file,
+			'--witness-key',
+			service.publicKey
+		);
+		expect(grown.code).toBe(1);
+		expect(grown.text).toContain('FAILED (attestation)');
+		// Signed with the class key, not another one.
+		const otherKey = rawPublicKeyBase64(generateKeyPairSync('ed25519').publicKey);
+		expect(
+			(
+				await verify(
+					await exportWith(witnessed.slice(0, -1)),
+					'--attestation',
+					file,
+					'--witness-key',
+					otherKey
+				)
+			).code
+		).toBe(1);
+		// Only the instructor may ask for one.
+		expect((await fetchAttestation('tl_learner_someone')).status).toBe(403);
+	});
+
 	it('refuses a receipt signed by another key', async () => {
 		const otherKey = rawPublicKeyBase64(generateKeyPairSync('ed25519').publicKey);
 		const result = await verify(await exportWith(witnessed), '--witness-key', otherKey);

@@ -17,6 +17,8 @@ import { assertPrelude } from './assert-prelude.js';
 import { bufferPrelude } from './buffer-prelude.js';
 import { errorsPrelude } from './errors-prelude.js';
 import { eventsPrelude } from './events-prelude.js';
+import { answerIntlRequest, type IntlRequest } from './host-intl.js';
+import { intlPrelude } from './intl-prelude.js';
 import { offlineModulesPrelude } from './offline-modules-prelude.js';
 import { querystringPrelude } from './querystring-prelude.js';
 import { nodeRuntimePrelude } from './runtime-prelude.js';
@@ -160,6 +162,7 @@ function describe(error: unknown): string {
 
 /** The Node runtime's preludes, in the order they build on each other. */
 const nodePreludes: readonly (readonly [string, string])[] = [
+	[intlPrelude, 'threadline:intl.js'],
 	[errorsPrelude, 'threadline:errors.js'],
 	[eventsPrelude, 'threadline:events.js'],
 	[nodeRuntimePrelude, 'threadline:node-runtime.js'],
@@ -244,6 +247,10 @@ class NodeHost {
 				);
 			},
 			hashNames: () => context.newString(JSON.stringify(hashAlgorithms)),
+			intl: (request) =>
+				context.newString(
+					JSON.stringify(answerIntlRequest(JSON.parse(context.getString(request)) as IntlRequest))
+				),
 			builtinNames: () => context.newString(JSON.stringify(builtinModuleNames)),
 			random: (size) => {
 				const bytes = new Uint8Array(Math.max(0, Math.min(65536, context.getNumber(size))));

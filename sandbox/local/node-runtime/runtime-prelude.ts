@@ -289,11 +289,13 @@ export const nodeRuntimePrelude = String.raw`
 	function hashName(algorithm) {
 		var name = typeof algorithm === 'string' ? algorithm : algorithm && algorithm.name;
 		name = String(name || '').toUpperCase().replace(/^SHA(\d)/, 'SHA-$1');
-		if (name !== 'SHA-256') {
-			throw codeError(Error, 'ERR_CRYPTO_UNSUPPORTED', 'The offline runtime supports SHA-256 (digest, HMAC) only, not ' + (name || String(algorithm)) + '; use the WebContainer sandbox for the rest of Web Crypto');
+		if (['SHA-1', 'SHA-256', 'SHA-384', 'SHA-512'].indexOf(name) === -1) {
+			throw codeError(Error, 'ERR_CRYPTO_UNSUPPORTED', 'The offline runtime supports SHA-1, SHA-256, SHA-384 and SHA-512 (digest, HMAC) only, not ' + (name || String(algorithm)) + '; use the WebContainer sandbox for the rest of Web Crypto');
 		}
 		return name;
 	}
+	/** Web Crypto's "SHA-256" as the host's hash names ("sha256"). */
+	function hostHashName(name) { return name.toLowerCase().replace('-', ''); }
 	function CryptoKey(bytes, algorithm, extractable, usages) {
 		Object.defineProperty(this, '__bytes', { value: bytes });
 		this.type = 'secret';
@@ -305,22 +307,22 @@ export const nodeRuntimePrelude = String.raw`
 	function settle(work) {
 		return new Promise(function (resolve) { resolve(work()); });
 	}
-	function hmacBytes(key, data) { return fromHex(host.hmac('sha256', toHex(key.__bytes), toHex(asBytes(data)))); }
+	function hmacBytes(key, data) { return fromHex(host.hmac(hostHashName(key.algorithm.hash.name), toHex(key.__bytes), toHex(asBytes(data)))); }
 	function checkHmacKey(key, usage) {
 		if (!(key instanceof CryptoKey) || key.algorithm.name !== 'HMAC') throw new TypeError('key must be an HMAC CryptoKey (importKey raw, { name: "HMAC", hash: "SHA-256" })');
 		if (key.usages.indexOf(usage) === -1) { var error = new Error('key does not allow ' + usage); error.name = 'InvalidAccessError'; throw error; }
 	}
 	cryptoObject.subtle = {
 		digest: function (algorithm, data) {
-			return settle(function () { hashName(algorithm); return fromHex(host.digest('sha256', toHex(asBytes(data)))).buffer; });
+			return settle(function () { var name = hashName(algorithm); return fromHex(host.digest(hostHashName(name), toHex(asBytes(data)))).buffer; });
 		},
 		importKey: function (format, keyData, algorithm, extractable, usages) {
 			return settle(function () {
 				var name = String(algorithm && algorithm.name || algorithm).toUpperCase();
 				if (format !== 'raw' || name !== 'HMAC') throw codeError(Error, 'ERR_CRYPTO_UNSUPPORTED', 'The offline runtime imports raw HMAC keys only (importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, …)); use the WebContainer sandbox for the rest of Web Crypto');
-				hashName(algorithm.hash);
+				var hash = hashName(algorithm.hash);
 				var bytes = new Uint8Array(asBytes(keyData));
-				return new CryptoKey(bytes, { name: 'HMAC', hash: { name: 'SHA-256' }, length: bytes.length * 8 }, !!extractable, Array.prototype.slice.call(usages || []));
+				return new CryptoKey(bytes, { name: 'HMAC', hash: { name: hash }, length: bytes.length * 8 }, !!extractable, Array.prototype.slice.call(usages || []));
 			});
 		},
 		exportKey: function (format, key) {
@@ -331,8 +333,10 @@ export const nodeRuntimePrelude = String.raw`
 		},
 		generateKey: function (algorithm, extractable, usages) {
 			return settle(function () {
-				hashName(algorithm.hash);
-				return new CryptoKey(randomBytes((algorithm.length || 512) / 8), { name: 'HMAC', hash: { name: 'SHA-256' }, length: algorithm.length || 512 }, !!extractable, usages);
+				var hash = hashName(algorithm.hash);
+				// Without a length, the hash's block size, as Web Crypto says.
+				var length = algorithm.length || (hash === 'SHA-384' || hash === 'SHA-512' ? 1024 : 512);
+				return new CryptoKey(randomBytes(length / 8), { name: 'HMAC', hash: { name: hash }, length: length }, !!extractable, usages);
 			});
 		},
 		sign: function (algorithm, key, data) {

@@ -47,3 +47,23 @@ try {
 } catch {
 	console.log('refused');
 }
+const text = new TextEncoder().encode('web crypto');
+for (const hash of ['SHA-1', 'SHA-256', 'SHA-384', 'SHA-512']) {
+	console.log(hash, Buffer.from(await crypto.subtle.digest(hash, text)).toString('hex'));
+	const key = await crypto.subtle.importKey('raw', text, { name: 'HMAC', hash }, true, [
+		'sign',
+		'verify'
+	]);
+	const signature = await crypto.subtle.sign('HMAC', key, text);
+	console.log(
+		key.algorithm.hash.name,
+		key.algorithm.length,
+		Buffer.from(signature).toString('base64')
+	);
+	console.log(await crypto.subtle.verify('HMAC', key, signature, text));
+	const generated = await crypto.subtle.generateKey({ name: 'HMAC', hash }, true, ['sign']);
+	console.log(
+		generated.algorithm.length,
+		(await crypto.subtle.exportKey('raw', generated)).byteLength
+	);
+}

@@ -56,7 +56,8 @@ describe('threadline verify checks everything it exports', () => {
 		const folder = await cli('verify', workspace);
 		expect(folder.err).toBe('');
 		expect(folder.code).toBe(0);
-		expect(folder.out).toContain('.orchestration: 5 file(s) checked; all as the ledger says');
+		// audit, trace, conversation, intent map, AGENT.md and the intents file.
+		expect(folder.out).toContain('.orchestration: 6 file(s) checked; all as the ledger says');
 		const { files, links } = await readFolderExport(workspace);
 		expect(links.get('src/readme-link')).toBe('../README.md');
 		const zipPath = join(workspace, '..', `${workspace.split('/').pop()}.zip`);

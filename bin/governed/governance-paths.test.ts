@@ -89,10 +89,17 @@ describe('.intentignore is governed on every path that writes', () => {
 	it('git checkout of another branch leaves it as governance recorded it', async () => {
 		const governed = await start();
 		// The other branch carries another .intentignore (committed before the rule, say).
-		for (const line of ['git init', 'git add -A', 'git commit -qm one', 'git switch -c other'])
+		// git leaves governance files untracked unless added by name with -f (as .git/info/exclude would).
+		for (const line of [
+			'git init',
+			'git add -A',
+			'git add -f .intentignore',
+			'git commit -qm one',
+			'git switch -c other'
+		])
 			expect((await terminalLine(governed, line)).result.exitCode, line).toBe(0);
 		await governed.files.write('.intentignore', new TextEncoder().encode('# none\n'));
-		for (const line of ['git add -A', 'git commit -qm two', 'git switch main'])
+		for (const line of ['git add -f .intentignore', 'git commit -qm two', 'git switch main'])
 			expect((await terminalLine(governed, line)).result.exitCode, line).toBe(0);
 		await governed.files.write('.intentignore', new TextEncoder().encode('INT-002\n'));
 		const { output, changed } = await terminalLine(governed, 'git checkout other');

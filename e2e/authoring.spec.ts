@@ -55,11 +55,13 @@ test('edit a scenario with a rubric, export it, and open the zip in a fresh cont
 	// A rubric with a YAML error: named at its line and column, and nothing can be exported.
 	const rubric = author.getByLabel(/^Rubric \(YAML/);
 	await rubric.fill('criteria:\n  - { intent: INT-001, points: 10\n');
-	await expect(author.getByText(/rubric:\d+:\d+/)).toBeVisible();
+	// Named beside the field and in the list of every problem at once.
+	await expect(author.getByRole('listitem').getByText(/rubric:\d+:\d+/)).toBeVisible();
+	await expect(rubric).toHaveAttribute('aria-invalid', 'true');
 	await expect(author.getByRole('button', { name: 'Export scenario' })).toBeDisabled();
 	// One the schema refuses: named by its path.
 	await rubric.fill('criteria:\n  - { intent: INT-001, points: -1 }\n');
-	await expect(author.getByText('rubric.criteria.0.points')).toBeVisible();
+	await expect(author.getByRole('listitem').getByText('rubric.criteria.0.points')).toBeVisible();
 	await rubric.fill(
 		'criteria:\n  - { intent: INT-001, points: 10 }\npenalties:\n  verify_failed: 5\n'
 	);

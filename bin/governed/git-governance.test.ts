@@ -86,8 +86,10 @@ describe('git under governance', () => {
 		const log = (await type('git log')).output;
 		expect(log).toContain('INT-002: Refactor the database layer');
 		expect(log).toMatch(/Author: .* \(Threadline agent\) <agent@threadline\.invalid>/);
-		// The work is in the commit; intent_map.md is written after completion (a post-hook).
-		expect((await type('git status -s')).output).toBe(' M .orchestration/intent_map.md\n');
+		// The work is in the commit; governance files stay out of it and out of the status (as if
+		// .git/info/exclude listed them), though intent_map.md changes after completion.
+		expect((await type('git status -s')).output).toBe('');
+		expect((await type('git show HEAD')).output).not.toContain('.orchestration/');
 		expect((await type('git show HEAD')).output).toContain('+export const users = ["ada"];');
 		// Only governance's own files changed in the workspace (the status, the map), as without git.
 		const after = shell.files.snapshot();

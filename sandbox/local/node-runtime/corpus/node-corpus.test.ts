@@ -91,15 +91,36 @@ describe('the node:test corpus of real libraries', () => {
 		console.log(`THREADLINE_NODE_CORPUS ${JSON.stringify({ ...totals, libraries: table })}`);
 		if (update) writeCorpusResults(results);
 		else {
-			const committed = readCorpusResults();
-			const counts = (corpus: CorpusResults) =>
-				corpus.libraries.map(
-					(library) => `${library.name} ${library.real.pass} ${library.offline.pass}`
-				);
+			// The docs are rendered from the committed results: a library that passes fewer tests
+			// offline than they say, or whose suite real Node runs differently, fails here. More
+			// passing offline than committed is only noted (the docs then undersell the runtime).
+			const committed = new Map(
+				readCorpusResults().libraries.map((library) => [library.name, library])
+			);
+			const regressions = results.libraries.flatMap((library) => {
+				const before = committed.get(library.name);
+				if (!before) return [`${library.name}: not in corpus-results.json`];
+				if (library.real.pass !== before.real.pass)
+					return [
+						`${library.name}: real Node passed ${library.real.pass}, committed ${before.real.pass}`
+					];
+				return library.offline.pass < before.offline.pass
+					? [
+							`${library.name}: ${library.offline.pass} pass offline, committed ${before.offline.pass}`
+						]
+					: [];
+			});
 			expect(
-				counts(results),
-				'the corpus run differs from corpus-results.json: rerun with THREADLINE_UPDATE_CORPUS=1, then write-corpus-docs.ts'
-			).toEqual(counts(committed));
+				regressions,
+				'the corpus run is below corpus-results.json: fix the runtime, or rerun with THREADLINE_UPDATE_CORPUS=1, then write-corpus-docs.ts'
+			).toEqual([]);
+			const improved = results.libraries.filter(
+				(library) => library.offline.pass > (committed.get(library.name)?.offline.pass ?? 0)
+			);
+			if (improved.length > 0)
+				console.log(
+					`corpus: ${improved.map((library) => library.name).join(', ')} pass more offline than corpus-results.json says (THREADLINE_UPDATE_CORPUS=1 to record it)`
+				);
 		}
 		expect(totals.rate).toBeGreaterThanOrEqual(0.95);
 	});

@@ -71,7 +71,10 @@ test('edit a scenario with a rubric, export it, and open the zip in a fresh cont
 	await author.getByRole('button', { name: 'Export scenario' }).click();
 	const download = await downloadPromise;
 	expect(download.suggestedFilename()).toBe('rate-limits.zip');
-	await expect(author.getByRole('status')).toContainText('Exported rate-limits.zip');
+	// Two live regions: the export's outcome and the draft's ("Draft stored in this browser.").
+	await expect(
+		author.getByRole('status').filter({ hasText: 'Exported rate-limits.zip' })
+	).toBeVisible();
 	const zipPath = testInfo.outputPath('rate-limits.zip');
 	await download.saveAs(zipPath);
 	exported = new Uint8Array(await readFile(zipPath));
